@@ -1,0 +1,72 @@
+# tracing_multi for Debian 12's 6.12 kernel: build, boot and test.
+#
+#   make run             the demo, in a QEMU guest booted from the patched kernel
+#   make test            the bats suite in the guest (TAP: build/test-results.tap)
+#   make shell           an interactive shell in the guest
+#   make tree            build/linux: Debian's source + the patch queues, as git commits
+#   make export-patches  regenerate the patch queues from build/linux's commits
+#   make lint            shellcheck and checkpatch
+#
+# Every target installs what it needs first (make deps).
+
+KVER_DEB ?= 6.12.118-1~deb12u1
+export KVER_DEB
+
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+SCRIPTS := $(TOP)/scripts
+
+.PHONY: all deps tree kernel tools testmod test-progs guest-deps \
+	test run shell export-patches lint clean distclean
+
+all: guest-deps
+
+deps:
+	@$(SCRIPTS)/deps.sh
+
+tree: deps
+	@$(SCRIPTS)/tree.sh
+
+kernel: tree
+	@$(SCRIPTS)/kernel.sh guest
+
+tools: kernel
+	@$(SCRIPTS)/tools.sh
+
+testmod: kernel
+	@$(SCRIPTS)/testmod.sh guest
+
+test-progs: tools
+	@$(MAKE) -s -C tests/progs BUILD=$(BUILD)
+	@$(MAKE) -s -C examples BUILD=$(BUILD)
+
+# Everything a guest run needs.
+guest-deps: kernel tools testmod test-progs
+
+test: guest-deps
+	@$(TOP)/qemu/run --timeout 2400 -- tests/run
+
+run: guest-deps
+	@$(TOP)/qemu/run --timeout 600 -- examples/demo
+
+shell: guest-deps
+	@$(TOP)/qemu/run --shell
+
+bench: tools
+	@$(SCRIPTS)/testmod.sh bench
+	@$(MAKE) -s -C tests/progs BUILD=$(BUILD)
+	@$(TOP)/qemu/run --kernel $(BUILD)/bench/bzImage --timeout 3000 -- tests/bench/run
+
+export-patches:
+	@$(SCRIPTS)/export-patches.sh
+
+lint:
+	@$(SCRIPTS)/lint.sh
+
+clean:
+	rm -rf $(BUILD)/kbuild $(BUILD)/tools $(BUILD)/tests $(BUILD)/install $(BUILD)/guest \
+		$(BUILD)/bench $(BUILD)/testmod
+
+# Also removes build/linux, with any commits not exported.
+distclean:
+	rm -rf $(BUILD)

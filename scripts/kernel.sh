@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# scripts/kernel.sh FLAVOUR: build the patched kernel for the QEMU guest.
+#   guest: allnoconfig + qemu/config/{base,debug}.config (lock checkers on);
+#          outputs build/bzImage, build/vmlinux, modules in build/install/lib/modules
+#   bench: the same without the lock checkers; outputs under build/bench/
+# Objects live in build/kbuild/FLAVOUR (out of tree), compiled through ccache.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+flavour=${1:?usage: kernel.sh guest|bench}
+list=$TOP/qemu/config/$flavour
+[[ -f $list && $flavour != *.config ]] || die "unknown kernel flavour '$flavour' (want guest or bench)"
+obj=$BUILD/kbuild/$flavour
+mkdir -p "$obj"
+
+kmake() {
+	make -C "$LINUX" O="$obj" -j"$(nproc)" -s \
+		CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
+		"$@"
+}
+
+# The fragment this flavour is made of, as one file.
+frag=$obj/fragment.config
+mapfile -t parts < <(sed "s|^|$TOP/qemu/config/|" "$list")
+cat "${parts[@]}" >"$frag.new"
+if ! cmp -s "$frag.new" "$frag" || [[ ! -f $obj/.config ]]; then
+	mv "$frag.new" "$frag"
+	stage "configure $flavour kernel (allnoconfig + ${parts[*]##*/})" \
+		kmake allnoconfig KCONFIG_ALLCONFIG="$frag"
+	# allnoconfig silently drops what it cannot satisfy: insist on each line.
+	bad=0
+	while read -r line; do
+		case $line in
+		CONFIG_*=*) grep -qxF -- "$line" "$obj/.config" || { echo "  $line" >&2; bad=1; } ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
+			! grep -q "^$sym=" "$obj/.config" || { echo "  $line" >&2; bad=1; } ;;
+		esac
+	done <"$frag"
+	((bad == 0)) || { rm -f "$obj/.config"; die "these config lines did not survive allnoconfig (missing dependency?)"; }
+else
+	rm -f "$frag.new"
+fi
+
+# CCACHE_BASEDIR makes ccache hits independent of where the checkout lives.
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
+stage "build $flavour kernel (bzImage, modules)" kmake bzImage modules
+
+if [[ $flavour == guest ]]; then
+	out=$BUILD
+	inst=$BUILD/install
+else
+	out=$BUILD/$flavour
+	inst=$out/install
+fi
+mkdir -p "$out"
+release=$(cat "$obj/include/config/kernel.release")
+rm -rf "$inst/lib/modules/$release"
+kmake modules_install INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= DEPMOD=/sbin/depmod >/dev/null
+cp "$obj/arch/x86/boot/bzImage" "$out/bzImage.new" && mv "$out/bzImage.new" "$out/bzImage"
+cp "$obj/vmlinux" "$out/vmlinux.new" && mv "$out/vmlinux.new" "$out/vmlinux"
+echo "$release" >"$out/kernel.release"
+log "$flavour kernel $release: ${out#"$TOP"/}/bzImage"

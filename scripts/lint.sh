@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# make lint: shellcheck on every shell script and bats file of the project,
+# checkpatch on every patch of the queues.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+cd "$TOP"
+mapfile -t shells < <(git ls-files | while read -r f; do
+	case $f in
+	*.sh | *.bash | *.bats) echo "$f" ;;
+	*) head -n1 "$f" 2>/dev/null | grep -qE '^#!.*\b(bash|sh)\b' && echo "$f" ;;
+	esac
+done)
+log "shellcheck: ${#shells[@]} files"
+shellcheck -x "${shells[@]}"
+
+[[ -x $LINUX/scripts/checkpatch.pl ]] || die "no build/linux: run make tree first"
+rc=0
+for q in "${QUEUES[@]}"; do
+	while read -r p; do
+		[[ -z $p || $p == \#* ]] && continue
+		"$LINUX/scripts/checkpatch.pl" --quiet --no-signoff --show-types \
+			--ignore FILE_PATH_CHANGES,GIT_COMMIT_ID,COMMIT_LOG_LONG_LINE \
+			--root="$LINUX" "$q/$p" || { echo "  in $q/$p" >&2; rc=1; }
+	done <"$q/series"
+done
+((rc == 0)) && log "lint: clean"
+exit "$rc"

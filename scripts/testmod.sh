@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# scripts/testmod.sh FLAVOUR: build 6.12's selftests bpf_testmod out of tree
+# against the patched kernel (build/kbuild/FLAVOUR) and install it with the
+# kernel's modules, so that the guest can `modprobe bpf_testmod`.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+flavour=${1:?usage: testmod.sh guest|bench}
+kobj=$BUILD/kbuild/$flavour
+[[ -f $kobj/Module.symvers ]] || die "no $flavour kernel build with Module.symvers: run make kernel"
+src=$BUILD/testmod/$flavour
+if [[ $flavour == guest ]]; then inst=$BUILD/install; else inst=$BUILD/$flavour/install; fi
+mkdir -p "$src"
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+
+build() {
+	# A copy, so that objects stay out of build/linux's git tree.
+	cp -u "$LINUX"/tools/testing/selftests/bpf/bpf_testmod/* "$src/"
+	make -s -C "$kobj" M="$src" CC="ccache gcc" -j"$(nproc)" modules
+	make -s -C "$kobj" M="$src" INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= \
+		DEPMOD=/sbin/depmod modules_install >/dev/null
+}
+stage "build bpf_testmod ($flavour)" build

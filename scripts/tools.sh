@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# scripts/tools.sh: userspace from the patched tree, into build/install:
+#   bin/bpftool (bundled libbpf), lib/libbpf.a, include/bpf/*.h,
+#   share/man/man8/bpftool*.8, share/bash-completion/completions/bpftool,
+# and build/vmlinux.h from the built kernel's BTF.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+inst=$BUILD/install
+obj=$BUILD/tools
+mkdir -p "$obj/bpftool" "$obj/libbpf" "$obj/bpftool-doc" "$inst/bin"
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
+
+tmake() { make -s -j"$(nproc)" CC="ccache gcc" CLANG=clang-19 LLVM_STRIP=llvm-strip-19 "$@"; }
+
+build_bpftool() {
+	# Bpftool feature detection reports on stdout; keep the build quiet.
+	tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$obj/bpftool/" >"$obj/bpftool.log" 2>&1 ||
+		{ cat "$obj/bpftool.log" >&2; die "bpftool build failed"; }
+	install -m 0755 "$obj/bpftool/bpftool" "$inst/bin/bpftool"
+}
+
+build_libbpf() {
+	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$obj/libbpf/" BUILD_STATIC_ONLY=1 \
+		PREFIX= LIBDIR=/lib DESTDIR="$inst" install >"$obj/libbpf.log" 2>&1 ||
+		{ cat "$obj/libbpf.log" >&2; die "libbpf build failed"; }
+}
+
+build_docs() {
+	# Man pages and completion go with bpftool (docs/ and bash-completion/).
+	make -s -C "$LINUX/tools/bpf/bpftool/Documentation" OUTPUT="$obj/bpftool-doc/" \
+		man >"$obj/bpftool-doc.log" 2>&1 || { cat "$obj/bpftool-doc.log" >&2; die "bpftool man pages failed"; }
+	mkdir -p "$inst/share/man/man8" "$inst/share/bash-completion/completions"
+	install -m 0644 "$obj"/bpftool-doc/*.8 "$inst/share/man/man8/"
+	install -m 0644 "$LINUX/tools/bpf/bpftool/bash-completion/bpftool" \
+		"$inst/share/bash-completion/completions/bpftool"
+}
+
+vmlinux_h() {
+	[[ -f $BUILD/vmlinux ]] || die "no build/vmlinux: run make kernel first"
+	if [[ ! -f $BUILD/vmlinux.h || $BUILD/vmlinux.h -ot $BUILD/vmlinux || $BUILD/vmlinux.h -ot $inst/bin/bpftool ]]; then
+		"$inst/bin/bpftool" btf dump file "$BUILD/vmlinux" format c >"$BUILD/vmlinux.h.new"
+		mv "$BUILD/vmlinux.h.new" "$BUILD/vmlinux.h"
+	fi
+}
+
+stage "build bpftool" build_bpftool
+stage "build libbpf" build_libbpf
+stage "build bpftool man pages and completion" build_docs
+stage "generate build/vmlinux.h" vmlinux_h

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# make tree: build/linux as a git repository holding Debian's pristine
+# linux-source tree (commit tagged "base") plus one commit per patch of the
+# queues kernel/, bpftool/, docs/ and bash-completion/, applied with git am.
+#
+# Re-running is cheap: when the queues are unchanged nothing is touched.
+# When they changed, the tree is reset to "base" and the queues re-applied,
+# unless build/linux holds work that was not exported (commits or edits made
+# since the last make tree): then it stops, so nothing is lost. FORCE=1
+# discards that work.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+: "${KVER_DEB:?KVER_DEB (the pinned linux-source-6.12 version) must be set}"
+TARBALL=/usr/src/linux-source-6.12.tar.xz
+STAMP=$BUILD/tree.stamp
+# Fixed identity and dates so that the same queues always give the same
+# commit ids (git am keeps author dates; committer date follows them).
+export GIT_AUTHOR_NAME="Debian linux-source" GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org"
+export GIT_COMMITTER_NAME="tracing-multi tree" GIT_COMMITTER_EMAIL="tree@localhost"
+export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+
+have=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
+[[ $have == "$KVER_DEB" ]] ||
+	die "linux-source-6.12 $KVER_DEB is needed, found '${have:-none}' (run: make deps)"
+
+queue_hash() {
+	local q patches
+	for q in "${QUEUES[@]}"; do
+		[[ -f $TOP/$q/series ]] || continue
+		mapfile -t patches < <(grep -v -e '^#' -e '^$' "$TOP/$q/series" || true)
+		printf '%s\n' "$q"
+		(cd "$TOP/$q" && sha256sum series "${patches[@]}")
+	done | sha256sum | cut -d' ' -f1
+}
+
+git_l() { git -C "$LINUX" "$@"; }
+
+unpack() {
+	local tmp=$BUILD/linux.unpack
+	rm -rf "$tmp" && mkdir -p "$tmp"
+	tar -C "$tmp" -xJf "$TARBALL"
+	mv "$tmp/linux-source-6.12" "$LINUX"
+	rmdir "$tmp"
+	git_l init -q -b main
+	git_l config core.abbrev 12
+	git_l config gc.auto 0
+	# Everything, even what the kernel's .gitignore names: it is the source.
+	git_l add -A -f
+	git_l commit -q -m "Debian linux-source-6.12 $KVER_DEB (pristine)"
+	git_l tag base
+	echo "$KVER_DEB" >"$LINUX/.debian-version"
+}
+
+apply_queues() {
+	local q p
+	git_l am --abort >/dev/null 2>&1 || true
+	git_l reset -q --hard base
+	for q in "${QUEUES[@]}"; do
+		[[ -f $TOP/$q/series ]] || continue
+		while read -r p; do
+			[[ -z $p || $p == \#* ]] && continue
+			git_l am -q --committer-date-is-author-date "$TOP/$q/$p" ||
+				die "patch $q/$p does not apply; fix it in build/linux (git am --continue), then make export-patches"
+		done <"$TOP/$q/series"
+	done
+}
+
+mkdir -p "$BUILD"
+if [[ -d $LINUX/.git && $(cat "$LINUX/.debian-version" 2>/dev/null) != "$KVER_DEB" ]]; then
+	[[ ${FORCE:-0} == 1 ]] || die "build/linux is Debian $(cat "$LINUX/.debian-version" 2>/dev/null), not $KVER_DEB: remove it or run with FORCE=1"
+	rm -rf "$LINUX" "$STAMP"
+fi
+if [[ ! -d $LINUX/.git ]]; then
+	rm -rf "$LINUX" "$STAMP"
+	stage "unpack Debian linux-source $KVER_DEB into build/linux" unpack
+fi
+
+want=$(queue_hash)
+if [[ ${1:-} == --stamp-only ]]; then
+	echo "$want $(git_l rev-parse HEAD)" >"$STAMP"
+	exit 0
+fi
+read -r had_hash had_head <"$STAMP" 2>/dev/null || true
+if [[ ${had_hash:-} == "$want" ]]; then
+	log "build/linux is up to date with the patch queues"
+	exit 0
+fi
+if [[ ${FORCE:-0} != 1 && -n ${had_head:-} ]]; then
+	[[ $(git_l rev-parse HEAD) == "$had_head" ]] ||
+		die "build/linux has commits that are not in the patch queues: run make export-patches first (or FORCE=1 make tree to drop them)"
+	[[ -z $(git_l status --porcelain --untracked-files=no) ]] ||
+		die "build/linux has uncommitted edits: commit and export them first (or FORCE=1 make tree to drop them)"
+fi
+stage "apply patch queues (${QUEUES[*]})" apply_queues
+echo "$want $(git_l rev-parse HEAD)" >"$STAMP"
+log "build/linux: $(git_l rev-list --count base..HEAD) patches on top of base"

@@ -1,0 +1,38 @@
+# shellcheck shell=bash
+# Shared helpers for the bats files: paths, BPF object handling, JSON checks.
+
+TOP=$(cd "$(dirname "${BATS_TEST_FILENAME}")/.." && pwd)
+BUILD=$TOP/build
+PROGS=$BUILD/tests
+BIN=$PROGS/bin
+export PATH=$BUILD/install/bin:$BIN:$PATH
+
+# A bpffs folder of this test file's own, removed by teardown_file.
+pin_dir() {
+	local d=/sys/fs/bpf/tests/${BATS_TEST_FILENAME##*/}
+	d=${d%.bats}
+	mkdir -p "$d"
+	echo "$d"
+}
+
+# The value of a global variable VAR of a .bss map pinned at PATH.
+bss_var() {
+	local path=$1 var=$2
+	bpftool -j map dump pinned "$path" |
+		jq -e --arg v "$var" '.[0].formatted.value[".bss"][] | select(has($v)) | .[$v]'
+}
+
+# The only pinned map in DIR whose name ends in SUFFIX (e.g. .bss).
+pinned_map() {
+	local dir=$1 suffix=$2 f
+	for f in "$dir"/*"$suffix"; do
+		[[ -e $f ]] || { echo "no map *$suffix pinned in $dir" >&2; return 1; }
+		echo "$f"
+		return 0
+	done
+}
+
+# The id of the BPF object (link or program) pinned at PATH.
+pinned_id() {
+	bpftool -j "$1" show pinned "$2" | jq -e .id
+}
