@@ -15,7 +15,7 @@ mkdir -p "$obj"
 
 kmake() {
 	make -C "$LINUX" O="$obj" -j"$(nproc)" -s \
-		CC="ccache gcc" HOSTCC="ccache gcc" \
+		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= \
 		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
 		"$@"
 }
@@ -42,7 +42,7 @@ else
 	rm -f "$frag.new"
 fi
 
-# CCACHE_BASEDIR makes ccache hits independent of where the checkout lives.
+# LOCALVERSION= (set, empty): no "+" for a git tree. CCACHE_BASEDIR makes ccache hits independent of where the checkout lives.
 export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 stage "build $flavour kernel (bzImage, modules)" kmake bzImage modules
 

@@ -22,7 +22,7 @@ build_bpftool() {
 
 build_libbpf() {
 	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$obj/libbpf/" BUILD_STATIC_ONLY=1 \
-		PREFIX= LIBDIR=/lib DESTDIR="$inst" install >"$obj/libbpf.log" 2>&1 ||
+		prefix="$inst" libdir_relative=lib install >"$obj/libbpf.log" 2>&1 ||
 		{ cat "$obj/libbpf.log" >&2; die "libbpf build failed"; }
 }
 

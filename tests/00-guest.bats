@@ -26,3 +26,12 @@ load helpers
 	[ -s /sys/kernel/btf/vmlinux ]
 	grep -qx bpf_fentry_test1 /sys/kernel/tracing/available_filter_functions
 }
+
+@test "bpf_testmod, built against this kernel, loads with its BTF and unloads" {
+	testmod_load
+	[ -s /sys/kernel/btf/bpf_testmod ]
+	grep -qx 'bpf_testmod_fentry_test1 \[bpf_testmod\]' /sys/kernel/tracing/available_filter_functions
+	rmmod bpf_testmod
+	run grep -c '^bpf_testmod ' /proc/modules
+	[ "$output" = 0 ]
+}

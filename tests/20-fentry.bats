@@ -20,13 +20,14 @@ teardown_file() {
 @test "fentry program is attached through a pinned link" {
 	dir=$(pin_dir)
 	run bpftool -j link show pinned "$dir/link"
+	echo "$output"
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.type == "tracing" and .attach_type == "trace_fentry"'
 }
 
 @test "each BPF_PROG_TEST_RUN increments the counter by exactly one" {
 	dir=$(pin_dir)
-	bss=$(pinned_map "$dir/maps" .bss)
+	bss=$(pinned_map "$dir/maps" _bss)
 	[ "$(bss_var "$bss" hits)" -eq 0 ]
 	run prog_run "$dir/link"
 	[ "$status" -eq 0 ]

@@ -22,7 +22,8 @@ bss_var() {
 		jq -e --arg v "$var" '.[0].formatted.value[".bss"][] | select(has($v)) | .[$v]'
 }
 
-# The only pinned map in DIR whose name ends in SUFFIX (e.g. .bss).
+# The only pinned map in DIR whose name ends in SUFFIX (libbpf pins .bss as
+# OBJNAME_bss).
 pinned_map() {
 	local dir=$1 suffix=$2 f
 	for f in "$dir"/*"$suffix"; do
@@ -35,4 +36,10 @@ pinned_map() {
 # The id of the BPF object (link or program) pinned at PATH.
 pinned_id() {
 	bpftool -j "$1" show pinned "$2" | jq -e .id
+}
+
+# Load bpf_testmod from the modules built with the kernel (the host's
+# /lib/modules is not the guest's).
+testmod_load() {
+	grep -q '^bpf_testmod ' /proc/modules || modprobe -d "$BUILD/install" bpf_testmod
 }

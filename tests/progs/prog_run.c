@@ -13,29 +13,42 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+/* Whether fd is a link: its fdinfo says link_type (a program's says prog_type). */
+static int is_link(int fd)
+{
+	char path[64], line[256];
+	int link = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "link_type:", 10))
+			link = 1;
+	fclose(f);
+	return link;
+}
+
 static int prog_fd_of(const char *what)
 {
-	struct bpf_link_info link = {};
-	struct bpf_prog_info prog = {};
-	__u32 len;
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
 	int fd, pfd;
 
 	if (!strncmp(what, "id:", 3))
 		return bpf_prog_get_fd_by_id(strtoul(what + 3, NULL, 0));
 
 	fd = bpf_obj_get(what);
-	if (fd < 0)
+	if (fd < 0 || !is_link(fd))
 		return fd;
-	len = sizeof(prog);
-	if (!bpf_prog_get_info_by_fd(fd, &prog, &len))
-		return fd;
-	len = sizeof(link);
-	if (bpf_link_get_info_by_fd(fd, &link, &len)) {
+	if (bpf_link_get_info_by_fd(fd, &info, &len)) {
 		close(fd);
-		return -EINVAL;
+		return -errno;
 	}
 	close(fd);
-	pfd = bpf_prog_get_fd_by_id(link.prog_id);
+	pfd = bpf_prog_get_fd_by_id(info.prog_id);
 	return pfd;
 }
 
