@@ -20,9 +20,9 @@ mkdir -p "$BUILD"
 missing=()
 for p in "${packages[@]}"; do
 	name=${p%%=*}
-	want=${p#*=}
-	have=$(dpkg-query -W -f='${db:Status-Abbrev} ${Version}' "$name" 2>/dev/null || true)
-	if [[ $have != "ii "* ]] || { [[ $p == *=* ]] && [[ ${have#ii } != "$want" ]]; }; then
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$name" 2>/dev/null || true)
+	version=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null || true)
+	if [[ $status != installed ]] || { [[ $p == *=* ]] && [[ $version != "${p#*=}" ]]; }; then
 		missing+=("$p")
 	fi
 done

@@ -81,12 +81,13 @@ if [[ ${1:-} == --stamp-only ]]; then
 	echo "$want $(git_l rev-parse HEAD)" >"$STAMP"
 	exit 0
 fi
-read -r had_hash had_head <"$STAMP" 2>/dev/null || true
-if [[ ${had_hash:-} == "$want" ]]; then
+had_hash='' had_head=''
+[[ -f $STAMP ]] && read -r had_hash had_head <"$STAMP"
+if [[ $had_hash == "$want" ]]; then
 	log "build/linux is up to date with the patch queues"
 	exit 0
 fi
-if [[ ${FORCE:-0} != 1 && -n ${had_head:-} ]]; then
+if [[ ${FORCE:-0} != 1 && -n $had_head ]]; then
 	[[ $(git_l rev-parse HEAD) == "$had_head" ]] ||
 		die "build/linux has commits that are not in the patch queues: run make export-patches first (or FORCE=1 make tree to drop them)"
 	[[ -z $(git_l status --porcelain --untracked-files=no) ]] ||
