@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/* An ordinary fentry program: counts calls of bpf_fentry_test1 and keeps the
- * argument of the last call, so a test can check both.
+/* Ordinary fentry and fexit programs on bpf_fentry_test1: count calls, keep
+ * the argument of the last call and the return value seen on exit, so a test
+ * can check all three.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -10,11 +11,21 @@ char LICENSE[] SEC("license") = "GPL";
 
 __u64 hits;
 __u64 last_arg;
+__u64 exits;
+__u64 last_ret;
 
 SEC("fentry/bpf_fentry_test1")
 int BPF_PROG(count_test1, int a)
 {
 	__sync_fetch_and_add(&hits, 1);
 	last_arg = a;
+	return 0;
+}
+
+SEC("fexit/bpf_fentry_test1")
+int BPF_PROG(ret_test1, int a, int ret)
+{
+	__sync_fetch_and_add(&exits, 1);
+	last_ret = ret;
 	return 0;
 }
