@@ -19,9 +19,11 @@ rc=0
 for q in "${QUEUES[@]}"; do
 	while read -r p; do
 		[[ -z $p || $p == \#* ]] && continue
-		"$LINUX/scripts/checkpatch.pl" --quiet --no-signoff --show-types \
+		# From inside build/linux: run from this checkout, checkpatch
+		# would take the patch for a file of our own git tree.
+		(cd "$LINUX" && ./scripts/checkpatch.pl --quiet --no-signoff --show-types \
 			--ignore FILE_PATH_CHANGES,GIT_COMMIT_ID,COMMIT_LOG_LONG_LINE \
-			--root="$LINUX" "$q/$p" || { echo "  in $q/$p" >&2; rc=1; }
+			"$TOP/$q/$p") || { echo "  in $q/$p" >&2; rc=1; }
 	done <"$q/series"
 done
 ((rc == 0)) && log "lint: clean"
