@@ -38,8 +38,7 @@ TRACING=26
 
 @test "bpf_fentry_test10 exists and runs with every tracing test run" {
 	grep -qx bpf_fentry_test10 /sys/kernel/tracing/available_filter_functions
-	dir=/sys/fs/bpf/tests/40-multi-types
-	mkdir -p "$dir"
+	dir=$(pin_dir)
 	bpftool prog loadall "$PROGS/fentry_count.bpf.o" "$dir/links" \
 		pinmaps "$dir/maps" autoattach
 	bss=$(pinned_map "$dir/maps" _bss)
