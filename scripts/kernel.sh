@@ -55,8 +55,15 @@ else
 fi
 mkdir -p "$out"
 release=$(cat "$obj/include/config/kernel.release")
-rm -rf "$inst/lib/modules/$release"
-kmake modules_install INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= DEPMOD=/sbin/depmod >/dev/null
+# Reinstall the modules only when the build changed one: a fresh install
+# empties lib/modules/RELEASE, which also drops bpf_testmod (testmod.sh
+# installs it there again after this).
+stamp=$inst/lib/modules/$release/.installed
+if [[ ! -f $stamp || -n $(find "$obj" \( -name '*.ko' -o -name modules.order \) -newer "$stamp" -print -quit) ]]; then
+	rm -rf "$inst/lib/modules/$release"
+	kmake modules_install INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= DEPMOD=/sbin/depmod >/dev/null
+	touch "$stamp"
+fi
 cp "$obj/arch/x86/boot/bzImage" "$out/bzImage.new" && mv "$out/bzImage.new" "$out/bzImage"
 cp "$obj/vmlinux" "$out/vmlinux.new" && mv "$out/vmlinux.new" "$out/vmlinux"
 echo "$release" >"$out/kernel.release"

@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# The tracing_multi link: attach through libbpf (skeleton, pattern, BTF ids)
+# and raw bpf(2), exact arguments, return values and cookies, module
+# functions, coexistence, errors and rollback, link info, fdinfo, detach.
+# The checks are in tests/progs/tracing_multi.c, which prints one ok/FAIL
+# line per check and exits 1 if any failed.
+
+load helpers
+
+# Run a tracing_multi test; show its lines in the bats log on failure.
+multi() {
+	run tracing_multi "$@"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "0 failed" ]
+	! grep -q '^FAIL' <<<"$output"
+}
+
+teardown_file() {
+	rm -rf "$(pin_dir)"
+}
+
+@test "skeleton auto-attach: entry and exit of all ten bpf_fentry_test functions, exact args and returns" {
+	multi skel
+}
+
+@test "attach by pattern: bpf_fentry_test* and the sleepable pair on bpf_fentry_test1" {
+	multi pattern
+}
+
+@test "attach by BTF ids" {
+	multi ids
+}
+
+@test "cookies given in shuffled order stay with their functions (program, fdinfo, link info)" {
+	multi cookies
+	grep -q 'fdinfo| link_type:	tracing_multi' <<<"$output"
+	grep -q 'fdinfo| attach_type:	trace_fentry_multi' <<<"$output"
+	grep -q 'fdinfo| cookie	 func' <<<"$output"
+	grep -q 'fdinfo| 1000	 bpf_fentry_test1$' <<<"$output"
+	grep -q 'fdinfo| 1063	 bpf_fentry_test10$' <<<"$output"
+}
+
+@test "link info: count query, ENOSPC with the count reported, EINVAL for inconsistent buffers" {
+	multi linkinfo
+}
+
+@test "BPF_LINK_DETACH: the program stops, link info and fdinfo show no functions" {
+	multi detach
+}
+
+@test "several multi links and plain fentry/fexit links on overlapping random subsets each count exactly" {
+	multi intersect
+}
+
+@test "every link_create error: exact errno, and rollback leaves nothing attached" {
+	multi errors
+}
+
+@test "bpf_testmod functions through MODULE:PATTERN; the module stays while attached, unloads after" {
+	local dir id
+	testmod_load
+	dir=$(pin_dir)
+	multi module "$dir"
+	grep -q 'fdinfo| 0	 bpf_testmod_fentry_test1 \[bpf_testmod\]$' <<<"$output"
+	grep -q '^bpf_testmod_fentry_test1 ' /sys/kernel/tracing/enabled_functions
+
+	# The pinned link holds the program, which holds the module.
+	run rmmod bpf_testmod
+	[ "$status" -ne 0 ]
+	[[ $output == *"in use"* ]]
+
+	# Detach by id: the functions are no longer traced, the module is
+	# still held by the program the link keeps.
+	id=$(pinned_id link "$dir/mod_fentry")
+	bpftool link detach id "$id"
+	! grep -q '^bpf_testmod_fentry_test' /sys/kernel/tracing/enabled_functions
+	run rmmod bpf_testmod
+	[ "$status" -ne 0 ]
+
+	# Unpinned, the link and the program go away (deferred), and so
+	# does the module reference.
+	rm "$dir/mod_fentry"
+	for _ in $(seq 50); do
+		rmmod bpf_testmod 2>/dev/null && break
+		sleep 0.2
+	done
+	! grep -q '^bpf_testmod ' /proc/modules
+}

@@ -1,0 +1,966 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tracing_multi TEST [ARGS]: the tracing_multi link tests, run by
+ * tests/50-tracing-multi.bats in the guest. Each TEST attaches the programs
+ * of tracing_multi.bpf.c (or tracing_multi_mod.bpf.c) through libbpf or
+ * raw bpf(2), triggers the traced functions (BPF_PROG_TEST_RUN calls
+ * bpf_fentry_test1..10 once each, a read of /sys/kernel/bpf_testmod calls
+ * the bpf_testmod_fentry_test* functions once each) and checks exact
+ * counts, arguments, return values, cookies, errnos, link info and fdinfo.
+ *
+ * Every check prints one line, "ok: ..." or "FAIL: ...". The exit status
+ * is 0 only if all checks passed.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "tracing_multi.skel.h"
+#include "tracing_multi_mod.skel.h"
+
+#define NR_TEST 10	/* bpf_fentry_test1..10 */
+#define MOD_FIRST 10	/* index of bpf_testmod_fentry_test1 in the tables */
+#define NR_MOD 5
+#define MAX_TRAMP_LINKS 38	/* BPF_MAX_TRAMP_LINKS on x86_64 */
+
+static const char *const test_funcs[NR_TEST] = {
+	"bpf_fentry_test1", "bpf_fentry_test2", "bpf_fentry_test3",
+	"bpf_fentry_test4", "bpf_fentry_test5", "bpf_fentry_test6",
+	"bpf_fentry_test7", "bpf_fentry_test8", "bpf_fentry_test9",
+	"bpf_fentry_test10",
+};
+
+static const char *const mod_funcs[NR_MOD] = {
+	"bpf_testmod_fentry_test1", "bpf_testmod_fentry_test2",
+	"bpf_testmod_fentry_test3", "bpf_testmod_fentry_test7",
+	"bpf_testmod_fentry_test11",
+};
+
+static int failures;
+
+static bool check(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", cond ? "ok" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		failures++;
+	return cond;
+}
+
+static const char *errname(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case 0: return "0";
+	case EINVAL: return "EINVAL";
+	case E2BIG: return "E2BIG";
+	case ENOENT: return "ENOENT";
+	case ENOSPC: return "ENOSPC";
+	case EBUSY: return "EBUSY";
+	case EPERM: return "EPERM";
+	case EFAULT: return "EFAULT";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case ENOMEM: return "ENOMEM";
+	default: return strerror(err < 0 ? -err : err);
+	}
+}
+
+/* Whether the call failed with errno want (libbpf calls return -errno). */
+static void check_err(int ret, int want, const char *what)
+{
+	check(ret == -want, "%s: %s (want %s)", what, errname(ret), errname(want));
+}
+
+static struct btf *vmlinux_btf;
+
+static struct btf *load_btf(const char *mod)
+{
+	if (!vmlinux_btf) {
+		vmlinux_btf = btf__load_vmlinux_btf();
+		if (!vmlinux_btf) {
+			fprintf(stderr, "cannot load vmlinux BTF: %s\n", strerror(errno));
+			exit(2);
+		}
+	}
+	if (!mod)
+		return vmlinux_btf;
+	return btf__load_module_btf(mod, vmlinux_btf);
+}
+
+static __u32 func_id(struct btf *btf, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+
+	if (id <= 0) {
+		fprintf(stderr, "no BTF function %s\n", name);
+		exit(2);
+	}
+	return id;
+}
+
+/* The BTF object id of vmlinux or of a module's BTF. */
+static __u32 btf_obj_id_of(const char *name)
+{
+	__u32 id = 0;
+
+	while (!bpf_btf_get_next_id(id, &id)) {
+		struct bpf_btf_info info = {};
+		__u32 len = sizeof(info);
+		char buf[64] = {};
+		int fd;
+
+		fd = bpf_btf_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		info.name = (unsigned long)buf;
+		info.name_len = sizeof(buf);
+		if (!bpf_btf_get_info_by_fd(fd, &info, &len) && info.kernel_btf &&
+		    !strcmp(buf, name)) {
+			close(fd);
+			return id;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static int test_run(struct bpf_program *prog)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, topts);
+	int err = bpf_prog_test_run_opts(bpf_program__fd(prog), &topts);
+
+	check(!err, "BPF_PROG_TEST_RUN: %s", errname(err));
+	return err;
+}
+
+static void testmod_read(void)
+{
+	char buf[16];
+	int fd = open("/sys/kernel/bpf_testmod", O_RDONLY);
+
+	if (!check(fd >= 0, "open /sys/kernel/bpf_testmod: %s", fd < 0 ? strerror(errno) : "0"))
+		return;
+	/* The read calls the bpf_testmod_fentry_test* functions, then fails
+	 * with EIO by design.
+	 */
+	(void)!read(fd, buf, sizeof(buf));
+	close(fd);
+}
+
+/* hits of slot for the functions [first, first + n): each == want[i] */
+static void check_hits(struct tracing_multi__bss *bss, int slot, const char *prog,
+		       int first, int n, const __u64 *want)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *name = first >= MOD_FIRST ? mod_funcs[first - MOD_FIRST + i] :
+							test_funcs[first + i];
+
+		check(bss->hits[slot][first + i] == want[i],
+		      "%s saw %s %llu times with the expected arguments%s (want %llu)",
+		      prog, name, (unsigned long long)bss->hits[slot][first + i],
+		      slot & 1 ? " and return value" : "", (unsigned long long)want[i]);
+	}
+	check(bss->bad[slot] == 0, "%s: %llu calls with unexpected arguments or return value",
+	      prog, (unsigned long long)bss->bad[slot]);
+}
+
+static const __u64 ones[NR_TEST] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+static const __u64 zeros[NR_TEST];
+static const __u64 only_first[NR_TEST] = { 1 };
+
+/* The four programs of the skeleton's auto-attach set, attached one way or
+ * another: fentry/fexit on all ten, the sleepable pair on bpf_fentry_test1.
+ */
+static void check_all_four(struct tracing_multi *skel)
+{
+	if (test_run(skel->progs.fentry_all))
+		return;
+	check_hits(skel->bss, 0, "fentry.multi", 0, NR_TEST, ones);
+	check_hits(skel->bss, 1, "fexit.multi", 0, NR_TEST, ones);
+	check_hits(skel->bss, 2, "fentry.multi.s", 0, NR_TEST, only_first);
+	check_hits(skel->bss, 3, "fexit.multi.s", 0, NR_TEST, only_first);
+}
+
+static struct tracing_multi *open_load(void)
+{
+	struct tracing_multi *skel = tracing_multi__open_and_load();
+
+	if (!skel) {
+		fprintf(stderr, "tracing_multi__open_and_load: %s\n", strerror(errno));
+		exit(2);
+	}
+	skel->bss->pid = getpid();
+	return skel;
+}
+
+static int test_skel(void)
+{
+	struct tracing_multi *skel = open_load();
+	int err = tracing_multi__attach(skel);
+
+	if (check(!err, "skeleton auto-attach: %s", errname(err)))
+		check_all_four(skel);
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
+static int test_pattern(void)
+{
+	struct tracing_multi *skel = open_load();
+	struct bpf_program *progs[] = { skel->progs.fentry_all, skel->progs.fexit_all,
+					skel->progs.fentry_sleepable, skel->progs.fexit_sleepable };
+	const char *patterns[] = { "bpf_fentry_test*", "bpf_fentry_test*",
+				   "bpf_fentry_test1", "bpf_fentry_test1" };
+	struct bpf_link *links[4] = {};
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		links[i] = bpf_program__attach_tracing_multi(progs[i], patterns[i], NULL);
+		ok &= check(links[i], "attach %s by pattern %s: %s", bpf_program__name(progs[i]),
+			    patterns[i], errname(links[i] ? 0 : errno));
+	}
+	if (ok)
+		check_all_four(skel);
+	for (i = 0; i < 4; i++)
+		bpf_link__destroy(links[i]);
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
+static void get_test_ids(__u32 *ids)
+{
+	struct btf *btf = load_btf(NULL);
+	int i;
+
+	for (i = 0; i < NR_TEST; i++)
+		ids[i] = func_id(btf, test_funcs[i]);
+}
+
+static int test_ids(void)
+{
+	struct tracing_multi *skel = open_load();
+	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+	struct bpf_link *links[4] = {};
+	__u32 ids[NR_TEST];
+	bool ok = true;
+	int i;
+
+	get_test_ids(ids);
+	opts.ids = ids;
+	opts.cnt = NR_TEST;
+	links[0] = bpf_program__attach_tracing_multi(skel->progs.fentry_all, NULL, &opts);
+	links[1] = bpf_program__attach_tracing_multi(skel->progs.fexit_all, NULL, &opts);
+	opts.cnt = 1;
+	links[2] = bpf_program__attach_tracing_multi(skel->progs.fentry_sleepable, NULL, &opts);
+	links[3] = bpf_program__attach_tracing_multi(skel->progs.fexit_sleepable, NULL, &opts);
+	for (i = 0; i < 4; i++)
+		ok &= check(links[i], "attach link %d by BTF ids", i);
+	if (ok)
+		check_all_four(skel);
+	for (i = 0; i < 4; i++)
+		bpf_link__destroy(links[i]);
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
+/* fdinfo of fd: the value of "key:" lines, and the cookie of each function
+ * of the cookie/func table (indexed like names[]).
+ */
+static void read_fdinfo(int fd, const char *key, char *val, size_t len,
+			const char *const *names, int n, long long *cookies, bool print)
+{
+	char path[64], line[256];
+	FILE *f;
+	int i;
+
+	for (i = 0; i < n; i++)
+		cookies[i] = -1;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long c;
+		char func[128], mod[64];
+		int k;
+
+		if (print)
+			printf("  fdinfo| %s", line);
+		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ':') {
+			snprintf(val, len, "%s", line + strlen(key) + 2);
+			val[strcspn(val, "\n")] = 0;
+		}
+		k = sscanf(line, "%llu\t %127s %63s", &c, func, mod);
+		if (k < 2)
+			continue;
+		for (i = 0; i < n; i++)
+			if (!strcmp(func, names[i]))
+				cookies[i] = c;
+	}
+	fclose(f);
+}
+
+static int link_info(int fd, struct bpf_link_info *info, __u32 *ids, __u64 *cookies, __u32 count)
+{
+	__u32 len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	info->tracing_multi.ids = (unsigned long)ids;
+	info->tracing_multi.cookies = (unsigned long)cookies;
+	info->tracing_multi.count = count;
+	return bpf_link_get_info_by_fd(fd, info, &len);
+}
+
+static void shuffle(int *a, int n)
+{
+	int i;
+
+	for (i = n - 1; i > 0; i--) {
+		int j = rand() % (i + 1), t = a[i];
+
+		a[i] = a[j];
+		a[j] = t;
+	}
+}
+
+static int test_cookies(void)
+{
+	struct tracing_multi *skel = open_load();
+	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+	__u32 ids[NR_TEST], sids[NR_TEST], info_ids[NR_TEST];
+	__u64 cookies[NR_TEST], info_cookies[NR_TEST];
+	struct bpf_link_info info;
+	long long fd_cookies[NR_TEST];
+	int order[NR_TEST], i, j, err;
+	struct bpf_link *link;
+	char val[64] = "";
+
+	srand(getpid());
+	get_test_ids(ids);
+	for (i = 0; i < NR_TEST; i++)
+		order[i] = i;
+	shuffle(order, NR_TEST);
+	/* Function i gets cookie 1000 + i * 7, given in shuffled order. */
+	printf("order:");
+	for (i = 0; i < NR_TEST; i++) {
+		sids[i] = ids[order[i]];
+		cookies[i] = 1000 + order[i] * 7;
+		printf(" %d", order[i] + 1);
+	}
+	printf("\n");
+	opts.ids = sids;
+	opts.cookies = cookies;
+	opts.cnt = NR_TEST;
+	link = bpf_program__attach_tracing_multi(skel->progs.fentry_a, NULL, &opts);
+	if (!check(link, "attach with shuffled ids and cookies: %s", errname(link ? 0 : errno)))
+		goto out;
+	/* The kernel sorted ids and cookies: the caller's arrays stay as they were. */
+	check(sids[0] == ids[order[0]], "caller's ids array left unchanged");
+	if (test_run(skel->progs.fentry_a))
+		goto out;
+	check_hits(skel->bss, 4, "fentry.multi", 0, NR_TEST, ones);
+	for (i = 0; i < NR_TEST; i++)
+		check(skel->bss->cookie[4][i] == 1000 + (__u64)i * 7,
+		      "bpf_get_attach_cookie() in %s is %llu (want %llu)", test_funcs[i],
+		      (unsigned long long)skel->bss->cookie[4][i], 1000ULL + i * 7);
+
+	/* fdinfo: attach type, count and one "cookie func" line per function */
+	read_fdinfo(bpf_link__fd(link), "attach_type", val, sizeof(val), test_funcs, NR_TEST,
+		    fd_cookies, true);
+	check(!strcmp(val, "trace_fentry_multi"), "fdinfo attach_type: %s", val);
+	read_fdinfo(bpf_link__fd(link), "cnt", val, sizeof(val), test_funcs, NR_TEST,
+		    fd_cookies, false);
+	check(!strcmp(val, "10"), "fdinfo cnt: %s", val);
+	for (i = 0; i < NR_TEST; i++)
+		check(fd_cookies[i] == 1000 + i * 7, "fdinfo cookie of %s: %lld", test_funcs[i],
+		      fd_cookies[i]);
+
+	/* link info: ids sorted, each cookie still with its id */
+	err = link_info(bpf_link__fd(link), &info, info_ids, info_cookies, NR_TEST);
+	check(!err, "link info: %s", errname(err));
+	check(info.type == BPF_LINK_TYPE_TRACING_MULTI, "link info type %u", info.type);
+	check(info.tracing_multi.count == NR_TEST, "link info count %u",
+	      info.tracing_multi.count);
+	check(info.tracing_multi.attach_type == BPF_TRACE_FENTRY_MULTI,
+	      "link info attach_type %u", info.tracing_multi.attach_type);
+	check(info.tracing_multi.btf_obj_id == btf_obj_id_of("vmlinux"),
+	      "link info btf_obj_id %u is vmlinux's", info.tracing_multi.btf_obj_id);
+	for (i = 1; i < NR_TEST; i++)
+		if (info_ids[i - 1] >= info_ids[i])
+			break;
+	check(i == NR_TEST, "link info ids are sorted");
+	for (i = 0; i < NR_TEST; i++) {
+		for (j = 0; j < NR_TEST && ids[j] != info_ids[i]; j++)
+			;
+		check(j < NR_TEST && info_cookies[i] == 1000 + (__u64)j * 7,
+		      "link info: id %u (%s) cookie %llu", info_ids[i],
+		      j < NR_TEST ? test_funcs[j] : "?", (unsigned long long)info_cookies[i]);
+	}
+out:
+	bpf_link__destroy(link);
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
+static int test_linkinfo(void)
+{
+	struct tracing_multi *skel = open_load();
+	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+	__u32 ids[NR_TEST], info_ids[NR_TEST];
+	__u64 info_cookies[NR_TEST];
+	struct bpf_link_info info;
+	struct bpf_link *link;
+	int fd, err;
+
+	get_test_ids(ids);
+	opts.ids = ids;
+	opts.cnt = NR_TEST;
+	link = bpf_program__attach_tracing_multi(skel->progs.fexit_a, NULL, &opts);
+	if (!check(link, "attach fexit.multi without cookies"))
+		goto out;
+	fd = bpf_link__fd(link);
+
+	err = link_info(fd, &info, NULL, NULL, 0);
+	check(!err && info.tracing_multi.count == NR_TEST &&
+	      info.tracing_multi.attach_type == BPF_TRACE_FEXIT_MULTI,
+	      "count-only query: %s, count %u, attach_type %u", errname(err),
+	      info.tracing_multi.count, info.tracing_multi.attach_type);
+
+	memset(info_ids, 0, sizeof(info_ids));
+	memset(info_cookies, 0xff, sizeof(info_cookies));
+	err = link_info(fd, &info, info_ids, info_cookies, 3);
+	check(err == -ENOSPC, "3-entry buffers for 10 functions: %s (want ENOSPC)", errname(err));
+	check(info.tracing_multi.count == NR_TEST, "count reported with ENOSPC: %u",
+	      info.tracing_multi.count);
+	check(info_ids[2] != 0 && info_ids[3] == 0, "first 3 ids copied, the 4th untouched");
+	check(info_cookies[0] == 0 && info_cookies[3] == ~0ULL,
+	      "cookies of a link without cookies are 0");
+
+	err = link_info(fd, &info, info_ids, NULL, 0);
+	check_err(err, EINVAL, "ids without count");
+	err = link_info(fd, &info, NULL, NULL, 5);
+	check_err(err, EINVAL, "count without ids");
+	err = link_info(fd, &info, NULL, info_cookies, 0);
+	check_err(err, EINVAL, "cookies without count");
+out:
+	bpf_link__destroy(link);
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
+/* Lines of /sys/kernel/tracing/enabled_functions naming a bpf_fentry_test
+ * function: every attached trampoline shows up there.
+ */
+static int enabled_test_funcs(void)
+{
+	FILE *f = fopen("/sys/kernel/tracing/enabled_functions", "r");
+	char line[512];
+	int n = 0;
+
+	if (!f) {
+		fprintf(stderr, "enabled_functions: %s\n", strerror(errno));
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "bpf_fentry_test", 15))
+			n++;
+	fclose(f);
+	return n;
+}
+
+static int test_detach(void)
+{
+	struct tracing_multi *skel = open_load();
+	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+	__u64 cookies[NR_TEST] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+	long long fd_cookies[NR_TEST];
+	struct bpf_link_info info;
+	__u32 ids[NR_TEST];
+	struct bpf_link *link;
+	char val[64] = "";
+	int fd, err;
+
+	get_test_ids(ids);
+	opts.ids = ids;
+	opts.cookies = cookies;
+	opts.cnt = NR_TEST;
+	link = bpf_program__attach_tracing_multi(skel->progs.fentry_a, NULL, &opts);
+	if (!check(link, "attach"))
+		goto out;
+	fd = bpf_link__fd(link);
+	check(enabled_test_funcs() == NR_TEST, "10 bpf_fentry_test functions in enabled_functions");
+
+	err = bpf_link_detach(fd);
+	check(!err, "BPF_LINK_DETACH: %s", errname(err));
+	check(enabled_test_funcs() == 0, "no bpf_fentry_test function in enabled_functions");
+	if (!test_run(skel->progs.fentry_a))
+		check_hits(skel->bss, 4, "detached fentry.multi", 0, NR_TEST, zeros);
+	err = link_info(fd, &info, NULL, NULL, 0);
+	check(!err && info.tracing_multi.count == 0 &&
+	      info.tracing_multi.attach_type == BPF_TRACE_FENTRY_MULTI,
+	      "link info after detach: %s, count %u, attach_type %u", errname(err),
+	      info.tracing_multi.count, info.tracing_multi.attach_type);
+	read_fdinfo(fd, "cnt", val, sizeof(val), test_funcs, NR_TEST, fd_cookies, true);
+	check(!strcmp(val, "0") && fd_cookies[0] == -1, "fdinfo after detach: cnt %s, no functions",
+	      val);
+	err = bpf_link_detach(fd);
+	check(!err, "second BPF_LINK_DETACH: %s", errname(err));
+out:
+	bpf_link__destroy(link);
+	tracing_multi__destroy(skel);
+	check(enabled_test_funcs() == 0, "nothing left in enabled_functions after close");
+	return 0;
+}
+
+static int test_module(const char *pin)
+{
+	struct tracing_multi_mod *skel;
+	long long fd_cookies[NR_MOD];
+	struct bpf_link_info info;
+	__u64 want[NR_MOD] = { 1, 1, 1, 1, 1 };
+	__u32 info_ids[NR_MOD];
+	struct btf *btf;
+	int err, i;
+	char val[64] = "";
+
+	skel = tracing_multi_mod__open_and_load();
+	if (!check(skel, "load programs with bpf_testmod: sections: %s", errname(skel ? 0 : errno)))
+		return 0;
+	skel->bss->pid = getpid();
+	err = tracing_multi_mod__attach(skel);
+	if (!check(!err, "auto-attach bpf_testmod:bpf_testmod_fentry_test*: %s", errname(err)))
+		goto out;
+	testmod_read();
+	check_hits((struct tracing_multi__bss *)skel->bss, 0, "fentry.multi", MOD_FIRST, NR_MOD, want);
+	check_hits((struct tracing_multi__bss *)skel->bss, 1, "fexit.multi", MOD_FIRST, NR_MOD, want);
+
+	read_fdinfo(bpf_link__fd(skel->links.mod_fentry), "cnt", val, sizeof(val), mod_funcs, NR_MOD,
+		    fd_cookies, true);
+	check(!strcmp(val, "5"), "fdinfo cnt: %s", val);
+	for (i = 0; i < NR_MOD; i++)
+		check(fd_cookies[i] == 0, "fdinfo lists %s", mod_funcs[i]);
+
+	err = link_info(bpf_link__fd(skel->links.mod_fexit), &info, info_ids, NULL, NR_MOD);
+	check(!err && info.tracing_multi.count == NR_MOD, "link info: %s, count %u",
+	      errname(err), info.tracing_multi.count);
+	check(info.tracing_multi.btf_obj_id == btf_obj_id_of("bpf_testmod"),
+	      "link info btf_obj_id %u is bpf_testmod's", info.tracing_multi.btf_obj_id);
+	btf = load_btf("bpf_testmod");
+	for (i = 0; btf && i < NR_MOD; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, info_ids[i]);
+		const char *name = t ? btf__name_by_offset(btf, t->name_off) : "?";
+
+		check(!fnmatch("bpf_testmod_fentry_test*", name, 0),
+		      "link info id %u is %s in bpf_testmod's BTF", info_ids[i], name);
+	}
+	btf__free(btf);
+
+	if (pin) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "%s/mod_fentry", pin);
+		err = bpf_link__pin(skel->links.mod_fentry, path);
+		check(!err, "pin link at %s: %s", path, errname(err));
+	}
+out:
+	tracing_multi_mod__destroy(skel);
+	return 0;
+}
+
+/* Random overlapping subsets of the ten functions for the four slot 4-7
+ * programs, plus ordinary fentry/fexit links: every program must count each
+ * of its functions exactly once per run, and go on doing so when another
+ * link on the same functions goes away.
+ */
+static int test_intersect(unsigned int seed, int rounds)
+{
+	struct tracing_multi *singles[2][NR_TEST] = {};
+	struct bpf_link *slinks[2][NR_TEST] = {};
+	int r, s, i;
+
+	srand(seed);
+	printf("seed %u\n", seed);
+	for (r = 0; r < rounds; r++) {
+		struct tracing_multi *skel = open_load();
+		struct bpf_program *progs[4] = { skel->progs.fentry_a, skel->progs.fentry_b,
+						 skel->progs.fexit_a, skel->progs.fexit_b };
+		struct bpf_link *links[4] = {};
+		__u64 want[4][NR_TEST] = {};
+		__u32 all[NR_TEST];
+
+		get_test_ids(all);
+		for (s = 0; s < 4; s++) {
+			LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+			__u32 ids[NR_TEST];
+			int n = 0;
+
+			for (i = 0; i < NR_TEST; i++)
+				if (rand() % 2) {
+					ids[n++] = all[i];
+					want[s][i] = 1;
+				}
+			if (!n) {
+				ids[n++] = all[0];
+				want[s][0] = 1;
+			}
+			opts.ids = ids;
+			opts.cnt = n;
+			links[s] = bpf_program__attach_tracing_multi(progs[s], NULL, &opts);
+			check(links[s], "round %d: attach %s to %d functions", r,
+			      bpf_program__name(progs[s]), n);
+		}
+		/* Ordinary fentry/fexit programs: the same object, with its
+		 * fentry_a/fexit_a loaded as plain fentry/fexit on one function.
+		 */
+		for (s = 0; s < 2; s++) {
+			for (i = 0; i < NR_TEST; i++) {
+				struct tracing_multi *o;
+				struct bpf_program *p;
+
+				if (rand() % 3)
+					continue;
+				o = tracing_multi__open();
+				if (!o)
+					continue;
+				bpf_object__for_each_program(p, o->obj)
+					bpf_program__set_autoload(p, false);
+				p = s ? o->progs.fexit_a : o->progs.fentry_a;
+				bpf_program__set_autoload(p, true);
+				bpf_program__set_expected_attach_type(p, s ? BPF_TRACE_FEXIT :
+									 BPF_TRACE_FENTRY);
+				bpf_program__set_attach_target(p, 0, test_funcs[i]);
+				if (tracing_multi__load(o)) {
+					check(false, "load plain %s on %s", s ? "fexit" : "fentry",
+					      test_funcs[i]);
+					tracing_multi__destroy(o);
+					continue;
+				}
+				o->bss->pid = getpid();
+				singles[s][i] = o;
+				slinks[s][i] = bpf_program__attach_trace(p);
+				check(slinks[s][i], "round %d: plain %s on %s", r,
+				      s ? "fexit" : "fentry", test_funcs[i]);
+			}
+		}
+
+		if (test_run(skel->progs.fentry_a))
+			break;
+		for (s = 0; s < 4; s++)
+			check_hits(skel->bss, 4 + s, bpf_program__name(progs[s]), 0, NR_TEST, want[s]);
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < NR_TEST; i++)
+				if (singles[s][i])
+					check(singles[s][i]->bss->hits[4 + 2 * s][i] == 1 &&
+					      !singles[s][i]->bss->bad[4 + 2 * s],
+					      "plain %s on %s saw it once", s ? "fexit" : "fentry",
+					      test_funcs[i]);
+
+		/* Drop the first multi link and the plain fentry links: the
+		 * others keep counting, the dropped ones stop.
+		 */
+		bpf_link__destroy(links[0]);
+		links[0] = NULL;
+		for (i = 0; i < NR_TEST; i++) {
+			bpf_link__destroy(slinks[0][i]);
+			slinks[0][i] = NULL;
+		}
+		if (test_run(skel->progs.fentry_a))
+			break;
+		for (s = 1; s < 4; s++)
+			for (i = 0; i < NR_TEST; i++)
+				want[s][i] *= 2;
+		for (s = 0; s < 4; s++)
+			check_hits(skel->bss, 4 + s, bpf_program__name(progs[s]), 0, NR_TEST, want[s]);
+		for (i = 0; i < NR_TEST; i++) {
+			if (singles[0][i])
+				check(singles[0][i]->bss->hits[4][i] == 1,
+				      "detached plain fentry on %s stopped", test_funcs[i]);
+			if (singles[1][i])
+				check(singles[1][i]->bss->hits[6][i] == 2,
+				      "plain fexit on %s saw it twice", test_funcs[i]);
+		}
+		for (s = 0; s < 4; s++)
+			bpf_link__destroy(links[s]);
+		for (s = 0; s < 2; s++)
+			for (i = 0; i < NR_TEST; i++) {
+				bpf_link__destroy(slinks[s][i]);
+				slinks[s][i] = NULL;
+				tracing_multi__destroy(singles[s][i]);
+				singles[s][i] = NULL;
+			}
+		tracing_multi__destroy(skel);
+	}
+	check(enabled_test_funcs() == 0, "nothing left in enabled_functions");
+	return 0;
+}
+
+/* A BTF function that is in kallsyms but not an ftrace location (not in
+ * available_filter_functions), with a plain prototype, so that the only
+ * reason to refuse it is the missing ftrace location.
+ */
+static __u32 find_untraceable(const char **name)
+{
+	struct btf *btf = load_btf(NULL);
+	char *traceable = NULL, *ksyms = NULL, line[512];
+	size_t tlen = 0, klen = 0;
+	FILE *f, *t, *k;
+	__u32 id, n = btf__type_cnt(btf);
+
+	t = open_memstream(&traceable, &tlen);
+	k = open_memstream(&ksyms, &klen);
+	f = fopen("/sys/kernel/tracing/available_filter_functions", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " \n")] = 0;
+		fprintf(t, "\n%s\n", line);
+	}
+	if (f)
+		fclose(f);
+	f = fopen("/proc/kallsyms", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		char type, sym[256];
+
+		if (sscanf(line, "%*s %c %255s", &type, sym) == 2 && (type == 't' || type == 'T') &&
+		    !strchr(line, '['))
+			fprintf(k, "\n%s\n", sym);
+	}
+	if (f)
+		fclose(f);
+	fclose(t);
+	fclose(k);
+	for (id = 1; id < n; id++) {
+		const struct btf_type *tp = btf__type_by_id(btf, id), *proto;
+		char key[300];
+		const char *s;
+
+		if (!btf_is_func(tp))
+			continue;
+		proto = btf__type_by_id(btf, tp->type);
+		if (btf_vlen(proto) != 1)
+			continue;
+		s = btf__name_by_offset(btf, tp->name_off);
+		if (!strncmp(s, "migrate_", 8) || strstr(s, "rcu_read") || strstr(s, "preempt_count"))
+			continue;
+		snprintf(key, sizeof(key), "\n%s\n", s);
+		if (strstr(traceable, key) || !strstr(ksyms, key))
+			continue;
+		/* unique in kallsyms, so kallsyms_lookup_name() finds this one */
+		if (strstr(strstr(ksyms, key) + 1, key))
+			continue;
+		*name = s;
+		break;
+	}
+	free(traceable);
+	free(ksyms);
+	return id < n ? id : 0;
+}
+
+/* A minimal plain fentry program on func, loaded with raw bpf(2). */
+static int load_plain_fentry(__u32 btf_id)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = btf_id);
+
+	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "plain", "GPL", insns, 2, &o);
+}
+
+static int multi_link(struct bpf_program *prog, const __u32 *ids, const __u64 *cookies, __u32 cnt,
+		      __u32 flags, int target_fd)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o, .flags = flags);
+	int fd;
+
+	o.tracing_multi.ids = ids;
+	o.tracing_multi.cookies = cookies;
+	o.tracing_multi.cnt = cnt;
+	fd = bpf_link_create(bpf_program__fd(prog), target_fd,
+			     bpf_program__expected_attach_type(prog), &o);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0 ? 0 : fd;
+}
+
+static int test_errors(void)
+{
+	struct tracing_multi *skel = open_load();
+	struct bpf_program *fentry = skel->progs.fentry_a, *fexit = skel->progs.fexit_a;
+	__u32 ids[NR_TEST], bad[NR_TEST], one, big = (1U << 20) + 1;
+	int plain[MAX_TRAMP_LINKS], i, n, err;
+	struct btf *btf = load_btf(NULL);
+	const char *name = NULL;
+	__u32 *many;
+
+	get_test_ids(ids);
+
+	/* link_create.tracing_multi itself */
+	check_err(multi_link(fentry, NULL, NULL, 0, 0, 0), EINVAL, "ids NULL, cnt 0");
+	check_err(multi_link(fentry, NULL, NULL, 1, 0, 0), EINVAL, "ids NULL, cnt 1");
+	check_err(multi_link(fentry, ids, NULL, 0, 0, 0), EINVAL, "cnt 0");
+	many = calloc(big, sizeof(*many));
+	check_err(multi_link(fentry, many, NULL, big, 0, 0), E2BIG, "cnt (1 << 20) + 1");
+	free(many);
+	check_err(multi_link(fentry, ids, NULL, NR_TEST, 1, 0), EINVAL, "link_create.flags 1");
+	check_err(multi_link(fentry, ids, NULL, NR_TEST, 0, 1), EINVAL, "target_fd 1");
+	memcpy(bad, ids, sizeof(bad));
+	bad[7] = ids[2];
+	check_err(multi_link(fentry, bad, NULL, NR_TEST, 0, 0), EINVAL, "duplicate id");
+
+	/* per-function checks */
+	one = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);
+	check_err(multi_link(fentry, &one, NULL, 1, 0, 0), EINVAL, "id of struct task_struct");
+	one = 0;
+	check_err(multi_link(fentry, &one, NULL, 1, 0, 0), EINVAL, "id 0");
+	one = btf__type_cnt(btf) + 100;
+	check_err(multi_link(fentry, &one, NULL, 1, 0, 0), EINVAL, "id past the BTF");
+	one = func_id(btf, "migrate_disable");
+	check_err(multi_link(fentry, &one, NULL, 1, 0, 0), EINVAL, "denied migrate_disable");
+	one = func_id(btf, "do_exit");
+	check_err(multi_link(fexit, &one, NULL, 1, 0, 0), EINVAL, "fexit on noreturn do_exit");
+	check_err(multi_link(fentry, &one, NULL, 1, 0, 0), 0, "fentry on do_exit");
+	one = find_untraceable(&name);
+	if (check(one, "found a BTF function that is no ftrace location: %s", name ? name : "none"))
+		check_err(multi_link(fentry, &one, NULL, 1, 0, 0), ENOENT, name);
+	one = ids[1];
+	check_err(multi_link(skel->progs.fentry_sleepable, &one, NULL, 1, 0, 0), EINVAL,
+		  "sleepable program on bpf_fentry_test2");
+	check_err(multi_link(skel->progs.fexit_sleepable, &one, NULL, 1, 0, 0), EINVAL,
+		  "sleepable fexit program on bpf_fentry_test2");
+	one = ids[0];
+	check_err(multi_link(skel->progs.fentry_sleepable, &one, NULL, 1, 0, 0), 0,
+		  "sleepable program on bpf_fentry_test1");
+
+	/* Rollback: a bad id sorted to the end of the list, after nine good
+	 * ones, one of them with a plain fentry link already.
+	 */
+	plain[0] = load_plain_fentry(ids[0]);
+	err = plain[0] >= 0 ? bpf_link_create(plain[0], 0, BPF_TRACE_FENTRY, NULL) : -1;
+	check(err >= 0, "plain fentry link on bpf_fentry_test1");
+	memcpy(bad, ids, sizeof(bad));
+	bad[4] = btf__type_cnt(btf) - 1;	/* the biggest id: last after sorting */
+	while (bad[4] > 0 && btf_is_func(btf__type_by_id(btf, bad[4])))
+		bad[4]--;
+	check_err(multi_link(fentry, bad, NULL, NR_TEST, 0, 0), EINVAL, "bad id last after sort");
+	check(enabled_test_funcs() == 1, "rollback: only the plain link's function is traced");
+	if (!test_run(fentry))
+		check_hits(skel->bss, 4, "rolled back fentry.multi", 0, NR_TEST, zeros);
+	check_err(multi_link(fentry, ids, NULL, NR_TEST, 0, 0), 0, "the ten good ids afterwards");
+	if (err >= 0)
+		close(err);
+	close(plain[0]);
+
+	/* Rollback at the per-trampoline limit: bpf_fentry_test3 full of
+	 * plain fentry programs.
+	 */
+	for (n = 0; n < MAX_TRAMP_LINKS; n++) {
+		int pfd = load_plain_fentry(ids[2]);
+
+		plain[n] = pfd < 0 ? pfd : bpf_link_create(pfd, 0, BPF_TRACE_FENTRY, NULL);
+		if (pfd >= 0)
+			close(pfd);
+		if (plain[n] < 0)
+			break;
+	}
+	check(n == MAX_TRAMP_LINKS, "%d plain fentry links on bpf_fentry_test3", n);
+	check_err(multi_link(fentry, ids, NULL, NR_TEST, 0, 0), E2BIG,
+		  "ten functions, bpf_fentry_test3 full");
+	check(enabled_test_funcs() == 1, "rollback: only bpf_fentry_test3 is traced");
+	if (!test_run(fentry))
+		check_hits(skel->bss, 4, "rolled back fentry.multi", 0, NR_TEST, zeros);
+	for (i = 0; i < n; i++)
+		close(plain[i]);
+	check_err(multi_link(fentry, ids, NULL, NR_TEST, 0, 0), 0, "the same after closing them");
+
+	/* libbpf's own checks, and the kernel's errno passed through */
+	{
+		LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+		struct tracing_multi *o = tracing_multi__open();
+		__u64 cookies[1] = { 1 };
+		struct bpf_link *l;
+
+		l = bpf_program__attach_tracing_multi(fentry, NULL, NULL);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: no pattern, no opts");
+		opts.ids = ids;
+		opts.cnt = 1;
+		l = bpf_program__attach_tracing_multi(fentry, "bpf_fentry_test1", &opts);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: pattern and ids");
+		opts.ids = NULL;
+		opts.cookies = cookies;
+		l = bpf_program__attach_tracing_multi(fentry, "bpf_fentry_test1", &opts);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: pattern and cookies");
+		l = bpf_program__attach_tracing_multi(fentry, "no_such_function_*", NULL);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: pattern matching nothing");
+		l = bpf_program__attach_tracing_multi(o->progs.fentry_a, "bpf_fentry_test1", NULL);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: program not loaded");
+		tracing_multi__destroy(o);
+		opts.ids = bad;
+		opts.cookies = NULL;
+		opts.cnt = NR_TEST;
+		memcpy(bad, ids, sizeof(bad));
+		bad[9] = ids[0];
+		l = bpf_program__attach_tracing_multi(fentry, NULL, &opts);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: duplicate ids (kernel's EINVAL)");
+		l = bpf_program__attach_tracing_multi(skel->progs.fentry_sleepable,
+						      "bpf_fentry_test2", NULL);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: sleepable on bpf_fentry_test2");
+		opts.ids = &one;
+		opts.cnt = 1;
+		one = find_untraceable(&name);
+		l = bpf_program__attach_tracing_multi(fentry, NULL, &opts);
+		check_err(l ? 0 : -errno, ENOENT, "libbpf: no ftrace location (kernel's ENOENT)");
+		bpf_link__destroy(l);
+	}
+	tracing_multi__destroy(skel);
+	check(enabled_test_funcs() == 0, "nothing left in enabled_functions");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *test = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(test, "skel"))
+		test_skel();
+	else if (!strcmp(test, "pattern"))
+		test_pattern();
+	else if (!strcmp(test, "ids"))
+		test_ids();
+	else if (!strcmp(test, "cookies"))
+		test_cookies();
+	else if (!strcmp(test, "linkinfo"))
+		test_linkinfo();
+	else if (!strcmp(test, "detach"))
+		test_detach();
+	else if (!strcmp(test, "module"))
+		test_module(argc > 2 ? argv[2] : NULL);
+	else if (!strcmp(test, "intersect"))
+		test_intersect(argc > 2 ? strtoul(argv[2], NULL, 0) : (unsigned int)getpid(), 3);
+	else if (!strcmp(test, "errors"))
+		test_errors();
+	else {
+		fprintf(stderr, "usage: %s skel|pattern|ids|cookies|linkinfo|detach|module [PIN_DIR]|"
+			"intersect [SEED]|errors\n", argv[0]);
+		return 2;
+	}
+	btf__free(vmlinux_btf);
+	printf("%d failed\n", failures);
+	return failures ? 1 : 0;
+}
