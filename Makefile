@@ -3,6 +3,7 @@
 #   make run             the demo, in a QEMU guest booted from the patched kernel
 #   make test            the bats suite in the guest (TAP: build/test-results.tap)
 #   make shell           an interactive shell in the guest
+#   make bench           attach/detach timings: tracing_multi vs fentry vs kprobe_multi
 #   make tree            build/linux: Debian's source + the patch queues, as git commits
 #   make export-patches  regenerate the patch queues from build/linux's commits
 #   make lint            shellcheck and checkpatch
@@ -17,7 +18,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/scripts
 
 .PHONY: all deps tree kernel tools testmod test-progs guest-deps \
-	test run shell export-patches lint clean distclean
+	test run shell bench-kernel bench export-patches lint clean distclean
 
 all: guest-deps
 
@@ -52,10 +53,14 @@ run: guest-deps
 shell: guest-deps
 	@$(TOP)/qemu/run --shell
 
-bench: tools
-	@$(SCRIPTS)/testmod.sh bench
-	@$(MAKE) -s -C tests/progs BUILD=$(BUILD)
-	@$(TOP)/qemu/run --kernel $(BUILD)/bench/bzImage --timeout 3000 -- tests/bench/run
+# Attach/detach timings, in a guest booted from the bench kernel (no lock
+# checkers); the table is also saved in build/bench-results.txt.
+bench-kernel: tree
+	@$(SCRIPTS)/kernel.sh bench
+
+bench: bench-kernel test-progs
+	@bash -o pipefail -c '$(TOP)/qemu/run --kernel $(BUILD)/bench/bzImage --timeout 3000 -- \
+		build/tests/bin/bench_attach | tee $(BUILD)/bench-results.txt'
 
 export-patches:
 	@$(SCRIPTS)/export-patches.sh

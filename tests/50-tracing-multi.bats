@@ -13,7 +13,7 @@ multi() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[-1]}" = "0 failed" ]
-	! grep -q '^FAIL' <<<"$output"
+	if grep '^FAIL' <<<"$output"; then return 1; fi
 }
 
 teardown_file() {
@@ -74,7 +74,7 @@ teardown_file() {
 	# still held by the program the link keeps.
 	id=$(pinned_id link "$dir/mod_fentry")
 	bpftool link detach id "$id"
-	! grep -q '^bpf_testmod_fentry_test' /sys/kernel/tracing/enabled_functions
+	run ! grep -q '^bpf_testmod_fentry_test' /sys/kernel/tracing/enabled_functions
 	run rmmod bpf_testmod
 	[ "$status" -ne 0 ]
 
@@ -85,5 +85,5 @@ teardown_file() {
 		rmmod bpf_testmod 2>/dev/null && break
 		sleep 0.2
 	done
-	! grep -q '^bpf_testmod ' /proc/modules
+	run ! grep -q '^bpf_testmod ' /proc/modules
 }

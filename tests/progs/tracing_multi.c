@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "plain_fentry.h"
 #include "tracing_multi.skel.h"
 #include "tracing_multi_mod.skel.h"
 
@@ -195,6 +196,19 @@ static void check_all_four(struct tracing_multi *skel)
 	check_hits(skel->bss, 3, "fexit.multi.s", 0, NR_TEST, only_first);
 }
 
+/* Check the four programs if all their links were made, then clean up. */
+static int run_four(struct tracing_multi *skel, struct bpf_link **links, bool ok)
+{
+	int i;
+
+	if (ok)
+		check_all_four(skel);
+	for (i = 0; i < 4; i++)
+		bpf_link__destroy(links[i]);
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
 static struct tracing_multi *open_load(void)
 {
 	struct tracing_multi *skel = tracing_multi__open_and_load();
@@ -234,12 +248,7 @@ static int test_pattern(void)
 		ok &= check(links[i], "attach %s by pattern %s: %s", bpf_program__name(progs[i]),
 			    patterns[i], errname(links[i] ? 0 : errno));
 	}
-	if (ok)
-		check_all_four(skel);
-	for (i = 0; i < 4; i++)
-		bpf_link__destroy(links[i]);
-	tracing_multi__destroy(skel);
-	return 0;
+	return run_four(skel, links, ok);
 }
 
 static void get_test_ids(__u32 *ids)
@@ -270,12 +279,7 @@ static int test_ids(void)
 	links[3] = bpf_program__attach_tracing_multi(skel->progs.fexit_sleepable, NULL, &opts);
 	for (i = 0; i < 4; i++)
 		ok &= check(links[i], "attach link %d by BTF ids", i);
-	if (ok)
-		check_all_four(skel);
-	for (i = 0; i < 4; i++)
-		bpf_link__destroy(links[i]);
-	tracing_multi__destroy(skel);
-	return 0;
+	return run_four(skel, links, ok);
 }
 
 /* fdinfo of fd: the value of "key:" lines, and the cookie of each function
@@ -767,19 +771,6 @@ static __u32 find_untraceable(const char **name)
 	free(traceable);
 	free(ksyms);
 	return id < n ? id : 0;
-}
-
-/* A minimal plain fentry program on func, loaded with raw bpf(2). */
-static int load_plain_fentry(__u32 btf_id)
-{
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = btf_id);
-
-	return bpf_prog_load(BPF_PROG_TYPE_TRACING, "plain", "GPL", insns, 2, &o);
 }
 
 static int multi_link(struct bpf_program *prog, const __u32 *ids, const __u64 *cookies, __u32 cnt,

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bench_attach [MAX_FENTRY]: attach and detach wall time of
+ *  - one tracing_multi link (fentry.multi),
+ *  - N ordinary fentry links, each program loaded and attached on its own
+ *    (only for N <= MAX_FENTRY, default 1000),
+ *  - one kprobe_multi link,
+ * on the same N functions, for N = 100, 1000 and all traceable vmlinux
+ * functions, and the ratios. Run by bench/run in a guest booted from the
+ * bench kernel (no lock checkers). All figures come from one run, so the
+ * ratios compare like with like on a noisy machine.
+ *
+ * "Traceable" is what the kernel accepts for every one of the three: a
+ * vmlinux BTF function whose name is exactly once in
+ * available_filter_functions, with a prototype a trampoline can handle,
+ * minus the functions the kernel denies to tracing programs and those the
+ * kprobe_multi selftests skip (rcu_*, idle). If the kernel still refuses
+ * the set, the refused functions are found by bisection and dropped (and
+ * listed), so the timed runs attach a set all three accept.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "plain_fentry.h"
+#include "bench_attach.skel.h"
+
+struct func {
+	__u32 id;
+	const char *name;
+};
+
+static struct btf *btf;
+static struct bench_attach *skel;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names of available_filter_functions that are there once. */
+static char **ftrace_funcs(size_t *cnt)
+{
+	FILE *f = fopen("/sys/kernel/tracing/available_filter_functions", "r");
+	char line[512], **names = NULL;
+	size_t n = 0, cap = 0, i, j;
+
+	if (!f) {
+		perror("available_filter_functions");
+		exit(2);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '['))	/* module function */
+			continue;
+		line[strcspn(line, " \n")] = 0;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			names = realloc(names, cap * sizeof(*names));
+		}
+		names[n++] = strdup(line);
+	}
+	fclose(f);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0, j = 0; i < n; i++) {
+		bool dup = (i > 0 && !strcmp(names[i], names[i - 1])) ||
+			   (i + 1 < n && !strcmp(names[i], names[i + 1]));
+
+		if (!dup)
+			names[j++] = names[i];
+	}
+	*cnt = j;
+	return names;
+}
+
+static bool skip_name(const char *name)
+{
+	static const char *const skip[] = {
+		/* btf_id_deny: the trampoline itself calls them */
+		"migrate_disable", "migrate_enable", "rcu_read_unlock_strict",
+		"preempt_count_add", "preempt_count_sub", "__rcu_read_lock",
+		"__rcu_read_unlock",
+		/* 'suspicious RCU usage' with kprobe_multi, as its selftests */
+		"arch_cpu_idle", "default_idle", "bpf_dispatcher_xdp_func",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(skip) / sizeof(skip[0]); i++)
+		if (!strcmp(name, skip[i]))
+			return true;
+	return !strncmp(name, "rcu_", 4) || !strncmp(name, "__ftrace_invalid_address__", 26);
+}
+
+/* Whether a trampoline can describe the prototype (btf_distill_func_proto) */
+static bool proto_ok(const struct btf_type *proto)
+{
+	const struct btf_param *p = btf_params(proto);
+	int i, n = btf_vlen(proto);
+	const struct btf_type *t;
+
+	if (n > 12)
+		return false;
+	for (i = 0; i <= n; i++) {
+		__u32 type = i < n ? p[i].type : proto->type;
+
+		if (i < n && !type)	/* varargs */
+			return false;
+		if (!type)		/* void return */
+			continue;
+		t = btf__type_by_id(btf, btf__resolve_type(btf, type));
+		if (!t)
+			return false;
+		if (btf_is_int(t) || btf_is_ptr(t) || btf_is_enum(t) || btf_is_enum64(t))
+			continue;
+		if (i < n && btf_is_struct(t) && t->size <= 16)	/* no struct return */
+			continue;
+		return false;
+	}
+	return true;
+}
+
+static struct func *traceable(size_t *cnt)
+{
+	size_t nf, n = 0, i;
+	char **names = ftrace_funcs(&nf);
+	__u32 id, types = btf__type_cnt(btf);
+	struct func *funcs = calloc(nf, sizeof(*funcs));
+
+	for (id = 1; id < types; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const char *name;
+		char **hit;
+
+		if (!btf_is_func(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		if (skip_name(name) || !proto_ok(btf__type_by_id(btf, t->type)))
+			continue;
+		hit = bsearch(&name, names, nf, sizeof(*names), cmp_str);
+		if (!hit)
+			continue;
+		funcs[n].id = id;
+		funcs[n].name = name;
+		n++;
+	}
+	for (i = 0; i < nf; i++)
+		free(names[i]);
+	free(names);
+	*cnt = n;
+	return funcs;
+}
+
+static int multi_attach(const struct func *f, size_t n)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o);
+	__u32 *ids = calloc(n, sizeof(*ids));
+	size_t i;
+	int fd;
+
+	for (i = 0; i < n; i++)
+		ids[i] = f[i].id;
+	o.tracing_multi.ids = ids;
+	o.tracing_multi.cnt = n;
+	fd = bpf_link_create(bpf_program__fd(skel->progs.bench_fentry_multi), 0,
+			     BPF_TRACE_FENTRY_MULTI, &o);
+	free(ids);
+	return fd;
+}
+
+static int kmulti_attach(const struct func *f, size_t n)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o);
+	const char **syms = calloc(n, sizeof(*syms));
+	size_t i;
+	int fd;
+
+	for (i = 0; i < n; i++)
+		syms[i] = f[i].name;
+	o.kprobe_multi.syms = syms;
+	o.kprobe_multi.cnt = n;
+	fd = bpf_link_create(bpf_program__fd(skel->progs.bench_kprobe_multi), 0,
+			     BPF_TRACE_KPROBE_MULTI, &o);
+	free(syms);
+	return fd;
+}
+
+/* Drop from f[0..*n) the functions either multi link refuses: bisect. */
+static void drop_refused(struct func *f, size_t *n, int (*attach)(const struct func *, size_t),
+			 const char *what)
+{
+	size_t lo, len, i, out = 0;
+	struct func *keep = calloc(*n, sizeof(*keep));
+	/* stack of [lo, len) ranges still to check */
+	size_t *stack = calloc(2 * 64 + 2 * *n, sizeof(*stack)), sp = 0;
+	int fd;
+
+	stack[sp++] = 0;
+	stack[sp++] = *n;
+	while (sp) {
+		len = stack[--sp];
+		lo = stack[--sp];
+		if (!len)
+			continue;
+		fd = attach(f + lo, len);
+		if (fd >= 0) {
+			close(fd);
+			for (i = 0; i < len; i++)
+				keep[out++] = f[lo + i];
+			continue;
+		}
+		if (len == 1) {
+			printf("# %s refuses %s: %s\n", what, f[lo].name, strerror(errno));
+			continue;
+		}
+		stack[sp++] = lo + len / 2;
+		stack[sp++] = len - len / 2;
+		stack[sp++] = lo;
+		stack[sp++] = len / 2;
+	}
+	memcpy(f, keep, out * sizeof(*f));
+	*n = out;
+	free(keep);
+	free(stack);
+}
+
+struct result {
+	double attach, detach;
+	bool ok;
+};
+
+static struct result time_multi(int (*attach)(const struct func *, size_t),
+				const struct func *f, size_t n)
+{
+	struct result r = {};
+	double t0 = now();
+	int fd = attach(f, n);
+
+	r.attach = now() - t0;
+	if (fd < 0) {
+		printf("# attach of %zu functions failed: %s\n", n, strerror(errno));
+		return r;
+	}
+	t0 = now();
+	close(fd);
+	r.detach = now() - t0;
+	r.ok = true;
+	return r;
+}
+
+static struct result time_fentry(const struct func *f, size_t n)
+{
+	int *links = calloc(n, sizeof(*links));
+	struct result r = {};
+	size_t i, done = 0;
+	double t0 = now();
+
+	for (i = 0; i < n; i++) {
+		int prog = load_plain_fentry(f[i].id);
+
+		links[i] = prog < 0 ? prog : bpf_link_create(prog, 0, BPF_TRACE_FENTRY, NULL);
+		if (prog >= 0)
+			close(prog);
+		if (links[i] < 0) {
+			printf("# fentry link on %s failed: %s\n", f[i].name, strerror(errno));
+			break;
+		}
+		done++;
+	}
+	r.attach = now() - t0;
+	t0 = now();
+	for (i = 0; i < done; i++)
+		close(links[i]);
+	r.detach = now() - t0;
+	r.ok = done == n;
+	free(links);
+	return r;
+}
+
+static void print_ratio(double a, double b)
+{
+	printf(" %9.1fx", b > 0 ? a / b : 0);
+}
+
+int main(int argc, char **argv)
+{
+	size_t max_fentry = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
+	size_t sizes[3] = { 100, 1000, 0 }, n_all, s, i;
+	bool met = true;
+	struct func *all;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	btf = btf__load_vmlinux_btf();
+	skel = bench_attach__open_and_load();
+	if (!btf || !skel) {
+		fprintf(stderr, "cannot load vmlinux BTF or the bench programs: %s\n",
+			strerror(errno));
+		return 2;
+	}
+	all = traceable(&n_all);
+	printf("# %zu candidate functions (vmlinux BTF x available_filter_functions)\n", n_all);
+	drop_refused(all, &n_all, multi_attach, "tracing_multi");
+	drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
+	printf("# %zu functions all three attach types accept\n", n_all);
+	sizes[2] = n_all;
+
+	printf("%8s | %22s | %22s | %22s | %10s %10s | %10s %10s\n", "", "tracing_multi (s)",
+	       "fentry links (s)", "kprobe_multi (s)", "fentry/", "", "multi/", "");
+	printf("%8s | %10s %11s | %10s %11s | %10s %11s | %10s %10s | %10s %10s\n", "N",
+	       "attach", "detach", "attach", "detach", "attach", "detach",
+	       "tm attach", "tm detach", "kpm attach", "kpm detach");
+	for (s = 0; s < 3; s++) {
+		size_t n = sizes[s] < n_all ? sizes[s] : n_all;
+		struct func *f = calloc(n, sizeof(*f));
+		struct result tm, fe = {}, km;
+
+		/* spread the subset over the whole list */
+		for (i = 0; i < n; i++)
+			f[i] = all[i * (n_all / n)];
+		tm = time_multi(multi_attach, f, n);
+		if (n <= max_fentry)
+			fe = time_fentry(f, n);
+		km = time_multi(kmulti_attach, f, n);
+		printf("%8zu | %10.4f %11.4f |", n, tm.attach, tm.detach);
+		if (fe.ok)
+			printf(" %10.4f %11.4f |", fe.attach, fe.detach);
+		else
+			printf(" %10s %11s |", "-", "-");
+		printf(" %10.4f %11.4f |", km.attach, km.detach);
+		if (fe.ok) {
+			print_ratio(fe.attach, tm.attach);
+			print_ratio(fe.detach, tm.detach);
+		} else {
+			printf(" %10s %10s", "-", "-");
+		}
+		printf(" |");
+		print_ratio(tm.attach, km.attach);
+		print_ratio(tm.detach, km.detach);
+		printf("\n");
+
+		met &= tm.ok && km.ok && tm.attach <= 2 * km.attach;
+		if (n == 1000)
+			met &= fe.ok && fe.attach >= 50 * tm.attach;
+		free(f);
+	}
+	printf("# targets: at N=1000 tracing_multi attaches >= 50x faster than 1000 fentry "
+	       "links; at every N tracing_multi attach <= 2x kprobe_multi attach: %s\n",
+	       met ? "met" : "MISSED");
+	bench_attach__destroy(skel);
+	btf__free(btf);
+	return 0;
+}
