@@ -8,6 +8,16 @@ source "$(dirname "$0")/lib.sh"
 
 inst=$BUILD/install
 obj=$BUILD/tools
+# Objects built from other commits of the userspace sources are dropped:
+# bpftool's dependency files name headers its build copies by relative
+# path, and after a rebase of the libbpf patches make stops on them ("No
+# rule to make target .../libbpf_internal.h").
+src_key=$(git -C "$LINUX" rev-parse HEAD:tools/lib/bpf HEAD:tools/bpf/bpftool HEAD:tools/include)
+if [[ $(cat "$obj/sources" 2>/dev/null) != "$src_key" ]]; then
+	rm -rf "$obj"
+	mkdir -p "$obj"
+	echo "$src_key" >"$obj/sources"
+fi
 mkdir -p "$obj/bpftool" "$obj/libbpf" "$obj/bpftool-doc" "$inst/bin"
 export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 

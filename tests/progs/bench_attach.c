@@ -5,7 +5,8 @@
  *    (only for N <= MAX_FENTRY, default 1000),
  *  - one kprobe_multi link,
  * on the same N functions, for N = 100, 1000 and all traceable vmlinux
- * functions, and the ratios. Run by bench/run in a guest booted from the
+ * functions, and the ratios. Each figure is the median of 5 runs (3 for
+ * the 1000 fentry links). Run by bench/run in a guest booted from the
  * bench kernel (no lock checkers). All figures come from one run, so the
  * ratios compare like with like on a noisy machine.
  *
@@ -16,6 +17,11 @@
  * kprobe_multi selftests skip (rcu_*, idle). If the kernel still refuses
  * the set, the refused functions are found by bisection and dropped (and
  * listed), so the timed runs attach a set all three accept.
+ *
+ * BENCH_KPROBE_MULTI_ONLY=1 in the environment only attaches and detaches
+ * one kprobe_multi link on all candidates, five times: the reproducer for
+ * the stray int3 oops TCG guests with two vCPUs show when everything is
+ * attached, without any tracing_multi code involved.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -30,6 +36,8 @@
 #include <bpf/libbpf.h>
 #include "plain_fentry.h"
 #include "bench_attach.skel.h"
+
+#define REPS 5	/* runs per figure; the table shows the median */
 
 struct func {
 	__u32 id;
@@ -289,6 +297,38 @@ static struct result time_fentry(const struct func *f, size_t n)
 	return r;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of reps runs (attach and detach separately): one TCG run
+ * varies by tens of percent.
+ */
+static struct result median(int (*attach)(const struct func *, size_t),
+			    const struct func *f, size_t n, int reps)
+{
+	double at[REPS], de[REPS];
+	struct result r = { .ok = true };
+	int i;
+
+	for (i = 0; i < reps; i++) {
+		struct result one = attach ? time_multi(attach, f, n) : time_fentry(f, n);
+
+		if (!one.ok)
+			return one;
+		at[i] = one.attach;
+		de[i] = one.detach;
+	}
+	qsort(at, reps, sizeof(at[0]), cmp_double);
+	qsort(de, reps, sizeof(de[0]), cmp_double);
+	r.attach = at[reps / 2];
+	r.detach = de[reps / 2];
+	return r;
+}
+
 static void print_ratio(double a, double b)
 {
 	printf(" %9.1fx", b > 0 ? a / b : 0);
@@ -311,6 +351,16 @@ int main(int argc, char **argv)
 	}
 	all = traceable(&n_all);
 	printf("# %zu candidate functions (vmlinux BTF x available_filter_functions)\n", n_all);
+	if (getenv("BENCH_KPROBE_MULTI_ONLY")) {
+		/* triage: the same attach of everything without tracing_multi */
+		for (s = 0; s < 5; s++) {
+			struct result km = time_multi(kmulti_attach, all, n_all);
+
+			printf("kprobe_multi on %zu functions: attach %.4f detach %.4f\n", n_all,
+			       km.attach, km.detach);
+		}
+		return 0;
+	}
 	drop_refused(all, &n_all, multi_attach, "tracing_multi");
 	drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
 	printf("# %zu functions all three attach types accept\n", n_all);
@@ -329,10 +379,10 @@ int main(int argc, char **argv)
 		/* spread the subset over the whole list */
 		for (i = 0; i < n; i++)
 			f[i] = all[i * (n_all / n)];
-		tm = time_multi(multi_attach, f, n);
+		tm = median(multi_attach, f, n, REPS);
 		if (n <= max_fentry)
-			fe = time_fentry(f, n);
-		km = time_multi(kmulti_attach, f, n);
+			fe = median(NULL, f, n, n > 100 ? 3 : REPS);
+		km = median(kmulti_attach, f, n, REPS);
 		printf("%8zu | %10.4f %11.4f |", n, tm.attach, tm.detach);
 		if (fe.ok)
 			printf(" %10.4f %11.4f |", fe.attach, fe.detach);
