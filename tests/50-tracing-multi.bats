@@ -6,6 +6,7 @@
 # line per check and exits 1 if any failed.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 # Run a tracing_multi test; show its lines in the bats log on failure.
 multi() {

@@ -923,6 +923,35 @@ static int test_errors(void)
 	return 0;
 }
 
+/* pin PATH: fentry_a on bpf_fentry_test1, 2 and 3 with cookies 7, 8 and 9
+ * (given in the order 3, 1, 2), pinned at PATH, for the bpftool tests.
+ */
+static int pin_link(const char *path)
+{
+	struct tracing_multi *skel = open_load();
+	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+	__u32 all[NR_TEST], ids[3];
+	__u64 cookies[3] = { 9, 7, 8 };
+	struct bpf_link *link;
+	int err;
+
+	get_test_ids(all);
+	ids[0] = all[2];
+	ids[1] = all[0];
+	ids[2] = all[1];
+	opts.ids = ids;
+	opts.cookies = cookies;
+	opts.cnt = 3;
+	link = bpf_program__attach_tracing_multi(skel->progs.fentry_a, NULL, &opts);
+	if (check(link, "attach to bpf_fentry_test1-3 with cookies")) {
+		err = bpf_link__pin(link, path);
+		check(!err, "pin at %s: %s", path, errname(err));
+		bpf_link__destroy(link);
+	}
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *test = argc > 1 ? argv[1] : "";
@@ -946,9 +975,11 @@ int main(int argc, char **argv)
 		test_intersect(argc > 2 ? strtoul(argv[2], NULL, 0) : (unsigned int)getpid(), 3);
 	else if (!strcmp(test, "errors"))
 		test_errors();
+	else if (!strcmp(test, "pin") && argc > 2)
+		pin_link(argv[2]);
 	else {
 		fprintf(stderr, "usage: %s skel|pattern|ids|cookies|linkinfo|detach|module [PIN_DIR]|"
-			"intersect [SEED]|errors\n", argv[0]);
+			"intersect [SEED]|errors|pin PATH\n", argv[0]);
 		return 2;
 	}
 	btf__free(vmlinux_btf);
