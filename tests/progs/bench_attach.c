@@ -22,6 +22,10 @@
  * one kprobe_multi link on all candidates, five times: the reproducer for
  * the stray int3 oops TCG guests with two vCPUs show when everything is
  * attached, without any tracing_multi code involved.
+ *
+ * BENCH_PROFILE_N=N attaches and detaches a tracing_multi link, then a
+ * kprobe_multi link, on the first N candidates 20 times each and prints
+ * the medians: a steady load to run under perf record.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -53,6 +57,48 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Idle and busy jiffies of all CPUs so far, from /proc/stat. */
+static void cpu_jiffies(unsigned long long *idle, unsigned long long *busy)
+{
+	unsigned long long v[10] = {};
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	if (!f || fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+			 &v[9]) != 10) {
+		perror("/proc/stat");
+		exit(1);
+	}
+	fclose(f);
+	*idle = v[3] + v[4];
+	*busy = 0;
+	for (i = 0; i < 8; i++)
+		if (i != 3 && i != 4)
+			*busy += v[i];
+}
+
+/* Wait (at most 10 s) until the CPUs were idle for 95% of 100 ms. A
+ * detach leaves work behind (trampoline images are freed by a worker
+ * after an RCU-tasks grace period; kprobe_multi frees its fprobe
+ * likewise); on the bench's single vCPU that work would otherwise be
+ * billed to whatever is timed next. Every timed step starts from an idle
+ * machine, for all three link kinds alike.
+ */
+static void settle(void)
+{
+	unsigned long long i0, b0, i1, b1;
+	int tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		cpu_jiffies(&i0, &b0);
+		usleep(100 * 1000);
+		cpu_jiffies(&i1, &b1);
+		if ((i1 - i0) * 100 >= ((i1 - i0) + (b1 - b0)) * 95)
+			return;
+	}
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -253,14 +299,18 @@ static struct result time_multi(int (*attach)(const struct func *, size_t),
 				const struct func *f, size_t n)
 {
 	struct result r = {};
-	double t0 = now();
-	int fd = attach(f, n);
+	double t0;
+	int fd;
 
+	settle();
+	t0 = now();
+	fd = attach(f, n);
 	r.attach = now() - t0;
 	if (fd < 0) {
 		printf("# attach of %zu functions failed: %s\n", n, strerror(errno));
 		return r;
 	}
+	settle();
 	t0 = now();
 	close(fd);
 	r.detach = now() - t0;
@@ -273,8 +323,10 @@ static struct result time_fentry(const struct func *f, size_t n)
 	int *links = calloc(n, sizeof(*links));
 	struct result r = {};
 	size_t i, done = 0;
-	double t0 = now();
+	double t0;
 
+	settle();
+	t0 = now();
 	for (i = 0; i < n; i++) {
 		int prog = load_plain_fentry(f[i].id);
 
@@ -288,6 +340,7 @@ static struct result time_fentry(const struct func *f, size_t n)
 		done++;
 	}
 	r.attach = now() - t0;
+	settle();
 	t0 = now();
 	for (i = 0; i < done; i++)
 		close(links[i]);
@@ -358,6 +411,20 @@ int main(int argc, char **argv)
 
 			printf("kprobe_multi on %zu functions: attach %.4f detach %.4f\n", n_all,
 			       km.attach, km.detach);
+		}
+		return 0;
+	}
+	if (getenv("BENCH_PROFILE_N")) {
+		n_all = strtoul(getenv("BENCH_PROFILE_N"), NULL, 0) < n_all ?
+			strtoul(getenv("BENCH_PROFILE_N"), NULL, 0) : n_all;
+		drop_refused(all, &n_all, multi_attach, "tracing_multi");
+		drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
+		for (s = 0; s < 4; s++) {
+			struct result tm = median(multi_attach, all, n_all, REPS);
+			struct result km = median(kmulti_attach, all, n_all, REPS);
+
+			printf("N=%zu attach: tracing_multi %.4f kprobe_multi %.4f\n", n_all,
+			       tm.attach, km.attach);
 		}
 		return 0;
 	}
