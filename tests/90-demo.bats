@@ -1,0 +1,25 @@
+#!/usr/bin/env bats
+# make run's demo (examples/demo) in the guest: attaches syscount to every
+# syscall entry function with bpftool, prints the ten busiest system calls,
+# shows, detaches and removes the link.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+@test "examples/demo completes, prints the top-10 table and removes its link" {
+	run "$TOP/examples/demo"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the attach's JSON: one link on every traceable __x64_sys_* function
+	grep -Eq '^\{"id":[0-9]+,"attach_type":"trace_fentry_multi","func_cnt":[0-9]{3},"pinned":"/sys/fs/bpf/syscount/link"\}$' <<<"$output"
+	# the table: a header and ten rows, busiest first, read(2) among them
+	table=$(sed -n '/^## the ten busiest system calls$/,/^$/p' <<<"$output")
+	[ "$(sed -n 2p <<<"$table")" == "$(printf '%-28s %10s' syscall calls)" ]
+	rows=$(sed -n '3,$p' <<<"$table" | grep -E '^__x64_sys_[a-z0-9_]+ +[0-9]+$')
+	[ "$(wc -l <<<"$rows")" -eq 10 ]
+	[ "$(awk '{ print $2 }' <<<"$rows")" == "$(awk '{ print $2 }' <<<"$rows" | sort -nr)" ]
+	grep -q '^__x64_sys_read ' <<<"$rows"
+	grep -Eq '^\{"id":[0-9]+,"func_cnt":0\}$' <<<"$output"
+	grep -Eq '^link [0-9]+ is gone$' <<<"$output"
+	[ ! -e /sys/fs/bpf/syscount ]
+}
