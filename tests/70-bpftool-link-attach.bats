@@ -16,7 +16,7 @@ setup_file() {
 
 setup() {
 	dir=$(pin_dir)
-	progs=$dir/progs
+	progdir=$dir/progs
 	bss=$(pinned_map "$dir/maps" bss)
 }
 
@@ -32,6 +32,7 @@ teardown_file() {
 # Snapshot of link_attach.bpf.c's .bss: sets the bash arrays entry_hits,
 # entry_arg0, exit_hits and exit_ret (one bpftool and one jq: every process
 # start costs about a second in the TCG guest).
+entry_hits=() entry_arg0=() exit_hits=() exit_ret=()
 snap() {
 	eval "$(bpftool -j map dump pinned "$bss" | jq -r '.[0].formatted.value[".bss"][] |
 		to_entries[] | "\(.key)=(\(.value | map(tostring) | join(" ")))"')"
@@ -62,11 +63,11 @@ refused() {
 	local h1 h2
 	snap
 	h1=${entry_hits[1]} h2=${entry_hits[2]}
-	run bpftool link attach tracing_multi pinned "$progs/tm_entry" \
+	run bpftool link attach tracing_multi pinned "$progdir/tm_entry" \
 		func bpf_fentry_test1 cookie 1 func bpf_fentry_test2 cookie 2 pinned "$dir/link"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
-	run prog_run "$progs/tm_entry"
+	run prog_run "$progdir/tm_entry"
 	[ "$status" -eq 0 ]
 	snap
 	[ "${entry_hits[1]}" -eq $((h1 + 1)) ]
@@ -80,7 +81,7 @@ refused() {
 		{"func": "bpf_fentry_test1", "cookie": 1}, {"func": "bpf_fentry_test2", "cookie": 2}]' <<<"$output"
 }
 
-@test "pattern GLOB with -j: prints the link's id, attach type, function count and pin path" {
+@test "pattern GLOB with -j: prints the link's id, attach type, function count, pin path and what it skipped" {
 	local h0
 	snap
 	h0=${entry_hits[0]}
@@ -88,8 +89,8 @@ refused() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	jq -e --arg p "$dir/link" --argjson id "$(pinned_id link "$dir/link")" \
-		'. == {"id": $id, "attach_type": "trace_fentry_multi", "func_cnt": 9, "pinned": $p}' <<<"$output"
-	run prog_run "$progs/tm_entry"
+		'. == {"id": $id, "attach_type": "trace_fentry_multi", "func_cnt": 9, "pinned": $p, "skipped": []}' <<<"$output"
+	run prog_run "$progdir/tm_entry"
 	# bpf_fentry_test1..9, cookie 0; not bpf_fentry_test10
 	snap
 	[ "${entry_hits[0]}" -eq $((h0 + 9)) ]
@@ -105,7 +106,7 @@ refused() {
 	snap
 	h3=${entry_hits[3]}
 	bpftool link attach tracing_multi name tm_entry id "$id" cookie 3 pinned "$dir/link"
-	prog_run "$progs/tm_entry"
+	prog_run "$progdir/tm_entry"
 	snap
 	[ "${entry_hits[3]}" -eq $((h3 + 1)) ]
 	[ "${entry_arg0[3]}" -eq 4 ]   # bpf_fentry_test3(4, 5, 6)
@@ -122,7 +123,7 @@ refused() {
 		bpf_fentry_test8 >"$BATS_TEST_TMPDIR/funcs"
 	bpftool link attach tracing_multi name tm_entry funcs "$BATS_TEST_TMPDIR/funcs" pinned "$dir/link1"
 	echo bpf_fentry_test7 7 | bpftool link attach tracing_multi name tm_exit funcs - pinned "$dir/link2"
-	prog_run "$progs/tm_entry"
+	prog_run "$progdir/tm_entry"
 	snap
 	[ "${entry_hits[5]}" -eq $((h5 + 1)) ]
 	[ "${entry_arg0[5]}" -eq 11 ]  # bpf_fentry_test5(11, ...)
@@ -141,7 +142,7 @@ refused() {
 	snap
 	e1=${exit_hits[1]}
 	bpftool link attach tracing_multi name tm_exit func bpf_fentry_test1 cookie 1 pinned "$dir/link"
-	prog_run "$progs/tm_exit"
+	prog_run "$progdir/tm_exit"
 	snap
 	[ "${exit_hits[1]}" -eq $((e1 + 1)) ]
 	[ "${exit_ret[1]}" -eq 2 ]     # bpf_fentry_test1(1) returns 2
@@ -214,9 +215,9 @@ refused() {
 @test "errors in the command: program, targets, cookies, pin path" {
 	refused "get by id (999999): No such file or directory" \
 		link attach tracing_multi id 999999 func bpf_fentry_test1 pinned "$dir/err"
-	refused "program 'not_tracing' (id $(pinned_id prog "$progs/not_tracing")) has type 'kprobe'; tracing_multi needs a 'tracing' program with attach type trace_fentry_multi or trace_fexit_multi" \
+	refused "program 'not_tracing' (id $(pinned_id prog "$progdir/not_tracing")) has type 'kprobe'; tracing_multi needs a 'tracing' program with attach type trace_fentry_multi or trace_fexit_multi" \
 		link attach tracing_multi name not_tracing func bpf_fentry_test1 pinned "$dir/err"
-	refused "program 'single_fentry' (id $(pinned_id prog "$progs/single_fentry")) is a tracing program for the single function 'bpf_fentry_test1' (fentry, fexit, fmod_ret, ...); tracing_multi needs attach type trace_fentry_multi or trace_fexit_multi" \
+	refused "program 'single_fentry' (id $(pinned_id prog "$progdir/single_fentry")) is a tracing program for the single function 'bpf_fentry_test1' (fentry, fexit, fmod_ret, ...); tracing_multi needs attach type trace_fentry_multi or trace_fexit_multi" \
 		link attach tracing_multi name single_fentry func bpf_fentry_test1 pinned "$dir/err"
 	refused "pattern 'nosuch_*' matches no function of vmlinux BTF" \
 		link attach tracing_multi name tm_entry pattern 'nosuch_*' pinned "$dir/err"
@@ -303,4 +304,43 @@ refused() {
 	done
 	run ! bpftool link show id "$id"
 	run ! grep -q '^bpf_fentry_test1 ' /sys/kernel/tracing/enabled_functions
+}
+
+@test "pattern: functions the kernel still refuses are skipped, named on stderr and in JSON" {
+	# mem32_serial_in/out: static names kallsyms resolves to an untraced
+	# namesake, so the kernel answers ENOENT although ftrace lists them
+	run --separate-stderr bpftool link attach tracing_multi name tm_entry \
+		pattern 'mem32_serial_*' func bpf_fentry_test1 pinned "$dir/link1"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	grep -qx "skipping function 'mem32_serial_in' matched by a pattern: the kernel refuses it (No such file or directory)" <<<"$stderr"
+	grep -qx "skipping function 'mem32_serial_out' matched by a pattern: the kernel refuses it (No such file or directory)" <<<"$stderr"
+	run bpftool -j link show pinned "$dir/link1"
+	jq -e '[.funcs[].func] == ["bpf_fentry_test1"]' <<<"$output"
+	run bpftool -j link attach tracing_multi name tm_exit pattern 'mem32_serial_*' \
+		func bpf_fentry_test1 pinned "$dir/link2"
+	echo "$output"
+	jq -e '.func_cnt == 1 and (.skipped | sort) == ["mem32_serial_in", "mem32_serial_out"]' <<<"$output"
+	# named explicitly, the same function is an error
+	refused "function 'mem32_serial_in' is not traceable: it has no ftrace location" \
+		link attach tracing_multi name tm_sleepable func mem32_serial_in pinned "$dir/err"
+}
+
+@test "/proc/kallsyms lists the link's trampolines, read whole, in small pieces, or by two readers" {
+	local whole pieces obj id
+	bpftool link attach tracing_multi name tm_entry pattern 'bpf_fentry_test*' pinned "$dir/link"
+	whole=$(grep ' bpf_trampoline_' /proc/kallsyms | sort)
+	# one trampoline per function, named bpf_trampoline_<key>, key =
+	# vmlinux BTF object id << 32 | 1 << 31 | the function's BTF id
+	obj=$(bpftool -j btf show | jq '.[] | select(.name == "vmlinux") | .id')
+	for id in $(bpftool -j link show pinned "$dir/link" | jq '.funcs[].btf_id'); do
+		grep -q " bpf_trampoline_$(((obj << 32) | (1 << 31) | id))\s*\[bpf\]$" <<<"$whole"
+	done
+	pieces=$(dd if=/proc/kallsyms bs=100 status=none | grep ' bpf_trampoline_' | sort)
+	[ "$pieces" == "$whole" ]
+	grep ' bpf_trampoline_' /proc/kallsyms | sort >"$BATS_TEST_TMPDIR/a" &
+	grep ' bpf_trampoline_' /proc/kallsyms | sort >"$BATS_TEST_TMPDIR/b"
+	wait
+	[ "$(cat "$BATS_TEST_TMPDIR/a")" == "$whole" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/b")" == "$whole" ]
 }

@@ -251,6 +251,60 @@ static int kmulti_attach(const struct func *f, size_t n)
 	return fd;
 }
 
+static int cmp_double(const void *a, const void *b);
+
+/* Wall time of running cmd (a bpftool command on PATH) once, or -1. */
+static double time_cmd(const char *cmd)
+{
+	double t0;
+
+	settle();
+	t0 = now();
+	if (system(cmd))
+		return -1;
+	return now() - t0;
+}
+
+/* How long `bpftool link show` takes for a tracing_multi link on n
+ * functions, plain and JSON (medians of 3), next to a link on one
+ * function. While the big link is attached every process runs slower (its
+ * program runs in most kernel functions), so `bpftool version` is timed
+ * alongside: what link show takes beyond it is the showing.
+ */
+static void time_link_show(const struct func *f, size_t n)
+{
+	static const char *pin = "/sys/fs/bpf/bench_attach_link";
+	static const char *fmt[] = { "bpftool version >/dev/null",
+				     "bpftool link show pinned %s >/dev/null",
+				     "bpftool -j link show pinned %s >/dev/null" };
+	size_t sizes[2] = { 1, n }, s, k;
+	double t[2][3], r[3];
+	char cmd[256];
+	int fd, i;
+
+	for (s = 0; s < 2; s++) {
+		fd = multi_attach(f, sizes[s]);
+		unlink(pin);
+		if (fd < 0 || bpf_obj_pin(fd, pin)) {
+			printf("# link show: can't pin a link on %zu functions: %s\n", sizes[s],
+			       strerror(errno));
+			return;
+		}
+		for (k = 0; k < 3; k++) {
+			snprintf(cmd, sizeof(cmd), fmt[k], pin);
+			for (i = 0; i < 3; i++)
+				r[i] = time_cmd(cmd);
+			qsort(r, 3, sizeof(r[0]), cmp_double);
+			t[s][k] = r[1];
+		}
+		unlink(pin);
+		close(fd);
+	}
+	printf("# with a tracing_multi link on 1 / %zu functions: bpftool version %.2f / %.2f s, "
+	       "link show %.2f / %.2f s, link show -j %.2f / %.2f s\n", n, t[0][0], t[1][0],
+	       t[0][1], t[1][1], t[0][2], t[1][2]);
+}
+
 /* Drop from f[0..*n) the functions either multi link refuses: bisect. */
 static void drop_refused(struct func *f, size_t *n, int (*attach)(const struct func *, size_t),
 			 const char *what)
@@ -475,6 +529,7 @@ int main(int argc, char **argv)
 	printf("# targets: at N=1000 tracing_multi attaches >= 50x faster than 1000 fentry "
 	       "links; at every N tracing_multi attach <= 2x kprobe_multi attach: %s\n",
 	       met ? "met" : "MISSED");
+	time_link_show(all, n_all);
 	bench_attach__destroy(skel);
 	btf__free(btf);
 	return 0;
