@@ -311,6 +311,7 @@ refused() {
 	# namesake, so the kernel answers ENOENT although ftrace lists them
 	run --separate-stderr bpftool link attach tracing_multi name tm_entry \
 		pattern 'mem32_serial_*' func bpf_fentry_test1 pinned "$dir/link1"
+	# shellcheck disable=SC2154 # set by run --separate-stderr
 	echo "$stderr"
 	[ "$status" -eq 0 ]
 	grep -qx "skipping function 'mem32_serial_in' matched by a pattern: the kernel refuses it (No such file or directory)" <<<"$stderr"
