@@ -16,6 +16,12 @@ export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 build() {
 	# A copy, so that objects stay out of build/linux's git tree.
 	cp -u "$LINUX"/tools/testing/selftests/bpf/bpf_testmod/* "$src/"
+	# The module's BTF is split on the kernel's; kbuild does not relink an
+	# external module when vmlinux changes, and the kernel then refuses
+	# the stale module (ELOOP). Relink after every kernel rebuild.
+	if [[ $kobj/vmlinux -nt $src/bpf_testmod.ko ]]; then
+		rm -f "$src/bpf_testmod.ko"
+	fi
 	make -s -C "$kobj" M="$src" CC="ccache gcc" -j"$(nproc)" modules
 	make -s -C "$kobj" M="$src" INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= \
 		DEPMOD=/sbin/depmod modules_install >/dev/null
