@@ -345,3 +345,19 @@ refused() {
 	[ "$(cat "$BATS_TEST_TMPDIR/a")" == "$whole" ]
 	[ "$(cat "$BATS_TEST_TMPDIR/b")" == "$whole" ]
 }
+
+@test "link show without tracing_multi link info (upstream kernels): functions from fdinfo" {
+	local shim=$PROGS/lib/no_tm_link_info.so
+	bpftool link attach tracing_multi name tm_entry func bpf_fentry_test1 cookie 1 \
+		func bpf_fentry_test2 cookie 2 pinned "$dir/link"
+	run env LD_PRELOAD="$shim" bpftool -j link show pinned "$dir/link"
+	echo "$output"
+	jq -e '.attach_type == "trace_fentry_multi" and .func_cnt == 2 and
+		(.funcs | sort_by(.func)) == [
+		{"func": "bpf_fentry_test1", "module": null, "btf_id": null, "cookie": 1},
+		{"func": "bpf_fentry_test2", "module": null, "btf_id": null, "cookie": 2}]' <<<"$output"
+	run env LD_PRELOAD="$shim" bpftool link show pinned "$dir/link"
+	[[ ${lines[1]} =~ ^[[:space:]]trace_fentry_multi\ \ func_cnt\ 2 ]]
+	grep -Eq $'^\t- +1 +bpf_fentry_test1 *$' <<<"$output"
+	grep -Eq $'^\t- +2 +bpf_fentry_test2 *$' <<<"$output"
+}
