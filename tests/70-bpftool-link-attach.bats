@@ -100,12 +100,13 @@ refused() {
 		"bpf_fentry_test8", "bpf_fentry_test9"]' <<<"$output"
 }
 
-@test "id BTF_ID cookie U64" {
-	local id h3
+@test "id BTF_ID cookie U64, program given by tag" {
+	local id h3 tag
 	id=$(btf_id bpf_fentry_test3)
+	tag=$(bpftool -j prog show pinned "$progdir/tm_entry" | jq -r .tag)
 	snap
 	h3=${entry_hits[3]}
-	bpftool link attach tracing_multi name tm_entry id "$id" cookie 3 pinned "$dir/link"
+	bpftool link attach tracing_multi tag "$tag" id "$id" cookie 3 pinned "$dir/link"
 	prog_run "$progdir/tm_entry"
 	snap
 	[ "${entry_hits[3]}" -eq $((h3 + 1)) ]
