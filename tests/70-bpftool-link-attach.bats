@@ -209,7 +209,8 @@ refused() {
 	jq -e '.misc.have_tracing_multi_link == true' <<<"$output"
 	run bpftool feature probe kernel
 	grep -qx 'tracing_multi link (fentry.multi, fexit.multi) is available' <<<"$output"
-	run env LD_PRELOAD="$PROGS/lib/no_tracing_multi.so" bpftool -j feature probe kernel
+	run env LD_PRELOAD="$PROGS/lib/fake_kernel.so" FAKE_KERNEL=no_tracing_multi \
+		bpftool -j feature probe kernel
 	jq -e '.misc.have_tracing_multi_link == false' <<<"$output"
 }
 
@@ -287,7 +288,7 @@ refused() {
 }
 
 @test "a kernel without the tracing_multi link is named as such" {
-	LD_PRELOAD="$PROGS/lib/no_tracing_multi.so" \
+	LD_PRELOAD="$PROGS/lib/fake_kernel.so" FAKE_KERNEL=no_tracing_multi \
 		refused "kernel $(uname -r) has no tracing_multi link (fentry.multi, fexit.multi programs): it needs Linux 7.2, or a kernel with the tracing_multi backport" \
 		link attach tracing_multi name tm_entry func bpf_fentry_test1 pinned "$dir/err"
 }
@@ -348,16 +349,16 @@ refused() {
 }
 
 @test "link show without tracing_multi link info (upstream kernels): functions from fdinfo" {
-	local shim=$PROGS/lib/no_tm_link_info.so
+	local shim=$PROGS/lib/fake_kernel.so
 	bpftool link attach tracing_multi name tm_entry func bpf_fentry_test1 cookie 1 \
 		func bpf_fentry_test2 cookie 2 pinned "$dir/link"
-	run env LD_PRELOAD="$shim" bpftool -j link show pinned "$dir/link"
+	run env LD_PRELOAD="$shim" FAKE_KERNEL=no_tm_link_info bpftool -j link show pinned "$dir/link"
 	echo "$output"
 	jq -e '.attach_type == "trace_fentry_multi" and .func_cnt == 2 and
 		(.funcs | sort_by(.func)) == [
 		{"func": "bpf_fentry_test1", "module": null, "btf_id": null, "cookie": 1},
 		{"func": "bpf_fentry_test2", "module": null, "btf_id": null, "cookie": 2}]' <<<"$output"
-	run env LD_PRELOAD="$shim" bpftool link show pinned "$dir/link"
+	run env LD_PRELOAD="$shim" FAKE_KERNEL=no_tm_link_info bpftool link show pinned "$dir/link"
 	[[ ${lines[1]} =~ ^[[:space:]]trace_fentry_multi\ \ func_cnt\ 2 ]]
 	grep -Eq $'^\t- +1 +bpf_fentry_test1 *$' <<<"$output"
 	grep -Eq $'^\t- +2 +bpf_fentry_test2 *$' <<<"$output"
