@@ -43,6 +43,12 @@ btf_id() {
 	bpftool btf dump file /sys/kernel/btf/vmlinux | sed -n "s/^\[\([0-9]*\)\] FUNC '$1' .*/\1/p"
 }
 
+# How many functions ftrace calls out of (a direct call adds a second,
+# indented line).
+traced_funcs() {
+	grep -c '^[^[:space:]]' /sys/kernel/tracing/enabled_functions || true
+}
+
 # refused MESSAGE ARGS...: `bpftool ARGS` fails with exit status 1 and
 # MESSAGE in its error, creates no link and pins nothing at $dir/err.
 refused() {
@@ -113,6 +119,36 @@ refused() {
 	[ "${entry_arg0[3]}" -eq 4 ]   # bpf_fentry_test3(4, 5, 6)
 	run bpftool -j link show pinned "$dir/link"
 	jq -e --argjson id "$id" '.funcs == [{"func": "bpf_fentry_test3", "module": null, "btf_id": $id, "cookie": 3}]' <<<"$output"
+}
+
+@test "a link on hundreds of functions: each trampoline runs, detach removes them all" {
+	# The kernel writes a link's trampoline images together, several
+	# per text copy: fexit programs on every *_show function (cookie 0)
+	# and on the ten bpf_fentry_test functions (cookie N).
+	local before n i targets=() h=()
+	before=$(traced_funcs)
+	for i in {1..10}; do targets+=(func "bpf_fentry_test$i" cookie "$i"); done
+	snap
+	h=("${exit_hits[@]}")
+	run bpftool -j link attach tracing_multi name tm_exit pattern '*_show' "${targets[@]}" \
+		pinned "$dir/link"
+	[ "$status" -eq 0 ]
+	n=$(jq .func_cnt <<<"$output")
+	echo "func_cnt $n"
+	((n > 400))
+	[ "$(traced_funcs)" -eq $((before + n)) ]
+	prog_run "$progdir/tm_exit"
+	[ "$(cat /sys/kernel/fscaps)" = 1 ]
+	snap
+	for i in {1..10}; do
+		[ "${exit_hits[i]}" -eq $((h[i] + 1)) ] || { echo "bpf_fentry_test$i: ${exit_hits[i]} calls" >&2; return 1; }
+	done
+	[ "${exit_ret[1]}" -eq 2 ]     # bpf_fentry_test1(1)
+	[ "${exit_ret[2]}" -eq 5 ]     # bpf_fentry_test2(2, 3)
+	[ "${exit_ret[3]}" -eq 15 ]    # bpf_fentry_test3(4, 5, 6)
+	((exit_hits[0] > h[0]))        # fscaps_show and any other *_show
+	rm "$dir/link"
+	[ "$(traced_funcs)" -eq "$before" ]
 }
 
 @test "funcs FILE (comments, hex cookie, no cookie) and funcs - (stdin)" {

@@ -346,20 +346,38 @@ static void drop_refused(struct func *f, size_t *n, int (*attach)(const struct f
 
 struct result {
 	double attach, detach;
+	double attach_cpu, attach_busy;	/* this process's CPU time; all CPUs' busy time */
 	bool ok;
 };
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
 
 static struct result time_multi(int (*attach)(const struct func *, size_t),
 				const struct func *f, size_t n)
 {
+	unsigned long long i0, b0, i1, b1;
 	struct result r = {};
-	double t0;
+	double t0, c0;
 	int fd;
 
 	settle();
+	cpu_jiffies(&i0, &b0);
+	c0 = cpu_now();
 	t0 = now();
 	fd = attach(f, n);
 	r.attach = now() - t0;
+	r.attach_cpu = cpu_now() - c0;
+	cpu_jiffies(&i1, &b1);
+	r.attach_busy = (double)(b1 - b0) / sysconf(_SC_CLK_TCK);
+	if (getenv("BENCH_VERBOSE"))
+		printf("#   %zu: attach wall %.4f self cpu %.4f busy %.4f\n", n, r.attach,
+		       r.attach_cpu, r.attach_busy);
 	if (fd < 0) {
 		printf("# attach of %zu functions failed: %s\n", n, strerror(errno));
 		return r;

@@ -875,6 +875,41 @@ static int test_errors(void)
 	check(enabled_test_funcs() == 1, "rollback: only bpf_fentry_test3 is traced");
 	if (!test_run(fentry))
 		check_hits(skel->bss, 4, "rolled back fentry.multi", 0, NR_TEST, zeros);
+
+	/* The same with fexit.multi while fentry_b holds five other
+	 * functions: the attach makes a new image for each trampoline before
+	 * the full one (new trampolines, and replacements where fentry_b
+	 * is), and putting an fexit image patches it, so the rollback must
+	 * have written them. fentry_b must be intact afterwards.
+	 */
+	{
+		LIBBPF_OPTS(bpf_link_create_opts, o);
+		__u32 odd[NR_TEST / 2];
+		int held, m = 0;
+
+		for (i = 0; i < NR_TEST; i++)
+			if (i % 2)
+				odd[m++] = ids[i];
+		o.tracing_multi.ids = odd;
+		o.tracing_multi.cnt = m;
+		held = bpf_link_create(bpf_program__fd(skel->progs.fentry_b), 0,
+				       BPF_TRACE_FENTRY_MULTI, &o);
+		check(held >= 0, "fentry_b on bpf_fentry_test2, 4, 6, 8 and 10");
+		check_err(multi_link(fexit, ids, NULL, NR_TEST, 0, 0), E2BIG,
+			  "fexit.multi on ten functions, bpf_fentry_test3 full");
+		check(enabled_test_funcs() == m + 1,
+		      "rollback of fexit.multi: only fentry_b's and bpf_fentry_test3 traced");
+		if (!test_run(fexit)) {
+			__u64 want[NR_TEST];
+
+			for (i = 0; i < NR_TEST; i++)
+				want[i] = i % 2;
+			check_hits(skel->bss, 6, "rolled back fexit.multi", 0, NR_TEST, zeros);
+			check_hits(skel->bss, 5, "fentry_b after the rollback", 0, NR_TEST, want);
+		}
+		if (held >= 0)
+			close(held);
+	}
 	for (i = 0; i < n; i++)
 		close(plain[i]);
 	check_err(multi_link(fentry, ids, NULL, NR_TEST, 0, 0), 0, "the same after closing them");
