@@ -6,9 +6,10 @@
  *  - one kprobe_multi link,
  * on the same N functions, for N = 100, 1000 and all traceable vmlinux
  * functions, and the ratios. Each figure is the median of 5 runs (3 for
- * the 1000 fentry links). Run by bench/run in a guest booted from the
- * bench kernel (no lock checkers). All figures come from one run, so the
- * ratios compare like with like on a noisy machine.
+ * the 1000 fentry links); tracing_multi and kprobe_multi runs alternate.
+ * Run by make bench in a guest booted from the bench kernel (no lock
+ * checkers). All figures come from one run, so the ratios compare like
+ * with like on a noisy machine.
  *
  * "Traceable" is what the kernel accepts for every one of the three: a
  * vmlinux BTF function whose name is exactly once in
@@ -23,9 +24,11 @@
  * the stray int3 oops TCG guests with two vCPUs show when everything is
  * attached, without any tracing_multi code involved.
  *
- * BENCH_PROFILE_N=N attaches and detaches a tracing_multi link, then a
- * kprobe_multi link, on the first N candidates 20 times each and prints
- * the medians: a steady load to run under perf record.
+ * BENCH_PROFILE_N=N attaches and detaches a tracing_multi link and a
+ * kprobe_multi link, in turns, on the first N candidates 20 times each and
+ * prints the medians: a steady load to run under perf record.
+ * BENCH_VERBOSE=1 also prints each tracing_multi and kprobe_multi attach's
+ * wall time, this process's CPU time and all CPUs' busy time.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -429,29 +432,41 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of reps runs (attach and detach separately): one TCG run
- * varies by tens of percent.
+typedef int (*attach_fn)(const struct func *, size_t);
+
+/* The medians of reps runs of each of nkinds link kinds (attach and
+ * detach separately; NULL: N fentry links): one TCG run varies by tens of
+ * percent. The kinds take turns (a, b, a, b, ...), so the host's speed,
+ * which drifts over minutes on these machines, is the same for each.
  */
-static struct result median(int (*attach)(const struct func *, size_t),
-			    const struct func *f, size_t n, int reps)
+static void medians(const attach_fn *kinds, int nkinds, const struct func *f, size_t n,
+		    int reps, struct result *out)
 {
-	double at[REPS], de[REPS];
-	struct result r = { .ok = true };
-	int i;
+	double at[2][REPS], de[2][REPS];
+	int i, k;
 
+	for (k = 0; k < nkinds; k++)
+		out[k] = (struct result){ .ok = true };
 	for (i = 0; i < reps; i++) {
-		struct result one = attach ? time_multi(attach, f, n) : time_fentry(f, n);
+		for (k = 0; k < nkinds; k++) {
+			struct result one;
 
-		if (!one.ok)
-			return one;
-		at[i] = one.attach;
-		de[i] = one.detach;
+			if (!out[k].ok)
+				continue;
+			one = kinds[k] ? time_multi(kinds[k], f, n) : time_fentry(f, n);
+			out[k].ok = one.ok;
+			at[k][i] = one.attach;
+			de[k][i] = one.detach;
+		}
 	}
-	qsort(at, reps, sizeof(at[0]), cmp_double);
-	qsort(de, reps, sizeof(de[0]), cmp_double);
-	r.attach = at[reps / 2];
-	r.detach = de[reps / 2];
-	return r;
+	for (k = 0; k < nkinds; k++) {
+		if (!out[k].ok)
+			continue;
+		qsort(at[k], reps, sizeof(at[k][0]), cmp_double);
+		qsort(de[k], reps, sizeof(de[k][0]), cmp_double);
+		out[k].attach = at[k][reps / 2];
+		out[k].detach = de[k][reps / 2];
+	}
 }
 
 static void print_ratio(double a, double b)
@@ -492,11 +507,12 @@ int main(int argc, char **argv)
 		drop_refused(all, &n_all, multi_attach, "tracing_multi");
 		drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
 		for (s = 0; s < 4; s++) {
-			struct result tm = median(multi_attach, all, n_all, REPS);
-			struct result km = median(kmulti_attach, all, n_all, REPS);
+			const attach_fn kinds[2] = { multi_attach, kmulti_attach };
+			struct result r[2];
 
+			medians(kinds, 2, all, n_all, REPS, r);
 			printf("N=%zu attach: tracing_multi %.4f kprobe_multi %.4f\n", n_all,
-			       tm.attach, km.attach);
+			       r[0].attach, r[1].attach);
 		}
 		return 0;
 	}
@@ -512,16 +528,18 @@ int main(int argc, char **argv)
 	       "tm attach", "tm detach", "kpm attach", "kpm detach");
 	for (s = 0; s < 3; s++) {
 		size_t n = sizes[s] < n_all ? sizes[s] : n_all;
+		const attach_fn kinds[2] = { multi_attach, kmulti_attach }, fentry = NULL;
 		struct func *f = calloc(n, sizeof(*f));
-		struct result tm, fe = {}, km;
+		struct result r[2], fe = {}, tm, km;
 
 		/* spread the subset over the whole list */
 		for (i = 0; i < n; i++)
 			f[i] = all[i * (n_all / n)];
-		tm = median(multi_attach, f, n, REPS);
+		medians(kinds, 2, f, n, REPS, r);
+		tm = r[0];
+		km = r[1];
 		if (n <= max_fentry)
-			fe = median(NULL, f, n, n > 100 ? 3 : REPS);
-		km = median(kmulti_attach, f, n, REPS);
+			medians(&fentry, 1, f, n, n > 100 ? 3 : REPS, &fe);
 		printf("%8zu | %10.4f %11.4f |", n, tm.attach, tm.detach);
 		if (fe.ok)
 			printf(" %10.4f %11.4f |", fe.attach, fe.detach);
