@@ -254,7 +254,12 @@ static int kmulti_attach(const struct func *f, size_t n)
 	return fd;
 }
 
-static int cmp_double(const void *a, const void *b);
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
 
 /* Wall time of running cmd (a bpftool command on PATH) once, or -1. */
 static double time_cmd(const char *cmd)
@@ -349,7 +354,6 @@ static void drop_refused(struct func *f, size_t *n, int (*attach)(const struct f
 
 struct result {
 	double attach, detach;
-	double attach_cpu, attach_busy;	/* this process's CPU time; all CPUs' busy time */
 	bool ok;
 };
 
@@ -366,7 +370,7 @@ static struct result time_multi(int (*attach)(const struct func *, size_t),
 {
 	unsigned long long i0, b0, i1, b1;
 	struct result r = {};
-	double t0, c0;
+	double t0, c0, cpu;
 	int fd;
 
 	settle();
@@ -375,12 +379,12 @@ static struct result time_multi(int (*attach)(const struct func *, size_t),
 	t0 = now();
 	fd = attach(f, n);
 	r.attach = now() - t0;
-	r.attach_cpu = cpu_now() - c0;
+	cpu = cpu_now() - c0;
 	cpu_jiffies(&i1, &b1);
-	r.attach_busy = (double)(b1 - b0) / sysconf(_SC_CLK_TCK);
+	/* this process's CPU time, all CPUs' busy time */
 	if (getenv("BENCH_VERBOSE"))
-		printf("#   %zu: attach wall %.4f self cpu %.4f busy %.4f\n", n, r.attach,
-		       r.attach_cpu, r.attach_busy);
+		printf("#   %zu: attach wall %.4f self cpu %.4f busy %.4f\n", n, r.attach, cpu,
+		       (double)(b1 - b0) / sysconf(_SC_CLK_TCK));
 	if (fd < 0) {
 		printf("# attach of %zu functions failed: %s\n", n, strerror(errno));
 		return r;
@@ -423,13 +427,6 @@ static struct result time_fentry(const struct func *f, size_t n)
 	r.ok = done == n;
 	free(links);
 	return r;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 typedef int (*attach_fn)(const struct func *, size_t);
