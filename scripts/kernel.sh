@@ -13,9 +13,14 @@ list=$TOP/qemu/config/$flavour
 obj=$BUILD/kbuild/$flavour
 mkdir -p "$obj"
 
+# The release marks the backport: uname -r, /lib/modules and every module's
+# vermagic say 6.12.N-tracing-multi. Packaging, not a kernel change: set
+# here, not by a patch. Set, LOCALVERSION also keeps a git tree's "+" off.
+LOCALVERSION=-tracing-multi
+
 kmake() {
 	make -C "$LINUX" O="$obj" -j"$(nproc)" -s \
-		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION= \
+		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION="$LOCALVERSION" \
 		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
 		"$@"
 }
@@ -42,7 +47,7 @@ else
 	rm -f "$frag.new"
 fi
 
-# LOCALVERSION= (set, empty): no "+" for a git tree. CCACHE_BASEDIR makes ccache hits independent of where the checkout lives.
+# CCACHE_BASEDIR makes ccache hits independent of where the checkout lives.
 export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 stage "build $flavour kernel (bzImage, modules)" kmake bzImage modules
 

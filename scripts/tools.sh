@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/tools.sh: userspace from the patched tree, into build/install:
-#   bin/bpftool (bundled libbpf), lib/libbpf.a, include/bpf/*.h,
+#   bin/bpftool (bundled libbpf), lib/libbpf.a, lib/libbpf.so*, include/bpf/*.h,
 #   share/man/man8/bpftool*.8, share/bash-completion/completions/bpftool,
 # and build/vmlinux.h from the built kernel's BTF.
 set -euo pipefail
@@ -31,8 +31,10 @@ build_bpftool() {
 }
 
 build_libbpf() {
-	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$obj/libbpf/" BUILD_STATIC_ONLY=1 \
-		prefix="$inst" libdir_relative=lib install >"$obj/libbpf.log" 2>&1 ||
+	# Static and shared; check: every API symbol is in a version node, and
+	# libbpf.map has the node of libbpf_version.h's version.
+	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$obj/libbpf/" \
+		prefix="$inst" libdir_relative=lib install check >"$obj/libbpf.log" 2>&1 ||
 		{ cat "$obj/libbpf.log" >&2; die "libbpf build failed"; }
 }
 
