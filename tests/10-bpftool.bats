@@ -24,3 +24,20 @@ load helpers
 	[[ $output == *"eBPF program_type tracing is available"* ]]
 	[[ $output == *"bpf_get_func_ip"* ]]
 }
+
+@test "libbpf.so stays 1.5 and has bpf_program__attach_tracing_multi in upstream's LIBBPF_1.8.0 node" {
+	local so=$BUILD/install/lib/libbpf.so
+	[ "$(readlink -f "$so")" = "$BUILD/install/lib/libbpf.so.1.5.0" ]
+	run readelf --dyn-syms --wide "$so"
+	grep -Eq ' bpf_program__attach_tracing_multi@@LIBBPF_1\.8\.0$' <<<"$output"
+	# A program using it needs that version from libbpf.so.1, as it
+	# would from upstream's libbpf.so, and runs against ours.
+	run readelf --version-info --wide "$BIN/libbpf_abi"
+	echo "$output"
+	grep -Eq 'File: libbpf\.so\.1 ' <<<"$output"
+	grep -Eq 'Name: LIBBPF_1\.8\.0 ' <<<"$output"
+	run libbpf_abi
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "libbpf 1.5, bpf_program__attach_tracing_multi bound" ]
+}

@@ -35,15 +35,21 @@ teardown_file() {
 
 @test "cookies given in shuffled order stay with their functions (program, fdinfo, link info)" {
 	multi cookies
-	grep -q 'fdinfo| link_type:	tracing_multi' <<<"$output"
-	grep -q 'fdinfo| attach_type:	trace_fentry_multi' <<<"$output"
-	grep -q 'fdinfo| cookie	 func' <<<"$output"
-	grep -q 'fdinfo| 1000	 bpf_fentry_test1$' <<<"$output"
-	grep -q 'fdinfo| 1063	 bpf_fentry_test10$' <<<"$output"
+	# fdinfo as upstream prints it
+	grep -q $'^  fdinfo[|] link_type:\ttracing_multi$' <<<"$output"
+	grep -q $'^  fdinfo[|] attach_type:\t59$' <<<"$output"
+	grep -q $'^  fdinfo[|] cnt:\t10$' <<<"$output"
+	grep -q $'^  fdinfo[|] obj-id\t btf-id\t cookie\t func$' <<<"$output"
+	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 1000\t bpf_fentry_test1\\+0x0/0x[0-9a-f]+$' <<<"$output"
+	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 1063\t bpf_fentry_test10\\+0x0/0x[0-9a-f]+$' <<<"$output"
 }
 
-@test "link info: count query, ENOSPC with the count reported, EINVAL for inconsistent buffers" {
+@test "link info: upstream's layout, count query, sorted ids with addresses and cookies, ENOSPC, EINVAL, EFAULT, hidden addresses" {
 	multi linkinfo
+}
+
+@test "link info is copied outside every lock: detach and attach go on while the copy waits for a page" {
+	multi linkinfo_uffd
 }
 
 @test "BPF_LINK_DETACH: the program stops, link info and fdinfo show no functions" {
@@ -63,7 +69,7 @@ teardown_file() {
 	testmod_load
 	dir=$(pin_dir)
 	multi module "$dir"
-	grep -q 'fdinfo| 0	 bpf_testmod_fentry_test1 \[bpf_testmod\]$' <<<"$output"
+	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 0\t bpf_testmod_fentry_test1\\+0x0/0x[0-9a-f]+ \\[bpf_testmod\\]$' <<<"$output"
 	grep -q '^bpf_testmod_fentry_test1 ' /sys/kernel/tracing/enabled_functions
 
 	# The pinned link holds the program, which holds the module.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# bpftool and tracing_multi links: link show (plain and JSON, from link info)
-# and link detach. tracing_multi pin PATH makes a link on bpf_fentry_test1,
-# 2 and 3 with cookies 7, 8 and 9.
+# bpftool and tracing_multi links: link show (plain and JSON) exactly as
+# upstream bpftool prints them (37c1e353c9fd), and link detach.
+# tracing_multi pin PATH makes a link on bpf_fentry_test1, 2 and 3 with
+# cookies 7, 8 and 9.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -23,35 +24,81 @@ teardown_file() {
 	rm -rf "$(pin_dir)"
 }
 
-@test "link show -j: attach type, function count, and per function its name, module, BTF id, cookie" {
+# What the link must list, one "ID ADDR COOKIE NAME" line per function in
+# BTF id order: the ids of vmlinux BTF, the addresses (hex) of
+# /proc/kallsyms.
+want_funcs() {
+	local f cookie=7
+	for f in bpf_fentry_test1 bpf_fentry_test2 bpf_fentry_test3; do
+		echo "$(btf_id "$f") $(ksym_addr "$f") $cookie $f"
+		cookie=$((cookie + 1))
+	done | sort -n
+}
+
+@test "link show -j: upstream's fields, funcs [{id, addr, func, module, cookie}] in BTF id order" {
+	local want addrs
+	want=$(want_funcs | jq -R 'split(" ") | {id: (.[0] | tonumber), func: .[3], module: null,
+		cookie: (.[2] | tonumber)}' | jq -s .)
+	# addresses above 2^53 lose digits in jq: compare them as text
+	addrs=$(want_funcs | while read -r _ addr _; do printf '"addr":%u\n' "0x$addr"; done)
 	run bpftool -j link show pinned "$link"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	jq -e '.type == "tracing_multi" and .attach_type == "trace_fentry_multi" and .func_cnt == 3' <<<"$output"
-	jq -e '[.funcs[] | {func: .func, module: .module, cookie: .cookie}] | sort_by(.func) == [
-		{"func": "bpf_fentry_test1", "module": null, "cookie": 7},
-		{"func": "bpf_fentry_test2", "module": null, "cookie": 8},
-		{"func": "bpf_fentry_test3", "module": null, "cookie": 9}]' <<<"$output"
-	# the BTF ids are the vmlinux ones of those functions
-	btf=$(bpftool btf dump file /sys/kernel/btf/vmlinux | grep "FUNC 'bpf_fentry_test[123]'")
-	for f in bpf_fentry_test1 bpf_fentry_test2 bpf_fentry_test3; do
-		want=$(sed -n "s/^\[\([0-9]*\)\] FUNC '$f' .*/\1/p" <<<"$btf")
-		[ -n "$want" ]
-		jq -e --arg f "$f" --argjson id "$want" \
-			'.funcs[] | select(.func == $f) | .btf_id == $id' <<<"$output"
-	done
+	jq -e --argjson obj "$(vmlinux_btf_obj_id)" '.type == "tracing_multi" and
+		.attach_type == "trace_fentry_multi" and .func_cnt == 3 and .btf_obj_id == $obj' <<<"$output"
+	# exactly upstream's keys, in upstream's order
+	jq -e '[keys_unsorted[]] | . - ["pinned", "pids"] ==
+		["id", "type", "prog_id", "attach_type", "func_cnt", "btf_obj_id", "funcs"]' <<<"$output"
+	jq -e 'all(.funcs[]; [keys_unsorted[]] == ["id", "addr", "func", "module", "cookie"])' <<<"$output"
+	jq -e --argjson want "$want" '[.funcs[] | {id: .id, func: .func, module: .module, cookie: .cookie}] == $want' <<<"$output"
+	[ "$(grep -o '"addr":[0-9]*' <<<"$output")" = "$addrs" ]
 }
 
-@test "link show (plain) follows the kprobe_multi layout" {
+@test "a JSON consumer written for upstream bpftool reads the link unchanged" {
+	# What a monitoring job on an upstream kernel and bpftool does: every
+	# tracing_multi link, its attach type and BTF object, and per function
+	# id, name, module and cookie.
+	# shellcheck disable=SC2016 # $f is jq's
+	local consumer='.[] | select(.type == "tracing_multi") |
+		.funcs[] as $f | [.attach_type, .btf_obj_id, $f.id, $f.func, ($f.module // "vmlinux"), $f.cookie] |
+		map(tostring) | join(" ")' obj
+	run bpftool -j link show
+	[ "$status" -eq 0 ]
+	run jq -r "$consumer" <<<"$output"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	obj=$(vmlinux_btf_obj_id)
+	[ "$output" = "$(want_funcs | while read -r id _ cookie f; do
+		echo "trace_fentry_multi $obj $id $f vmlinux $cookie"; done)" ]
+}
+
+@test "link show (plain): attach_type, btf_obj_id and count line, then upstream's table" {
+	local lines_want
 	run bpftool link show pinned "$link"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ ${lines[0]} =~ ^[0-9]+:\ tracing_multi\ \ prog\ [0-9]+ ]]
-	[[ ${lines[1]} =~ ^[[:space:]]trace_fentry_multi\ \ func_cnt\ 3 ]]
-	[[ ${lines[2]} =~ ^[[:space:]]btf_id\ +cookie\ +func\ \[module\] ]]
-	grep -Eq $'^\t[0-9]+ +7 +bpf_fentry_test1 *$' <<<"$output"
-	grep -Eq $'^\t[0-9]+ +8 +bpf_fentry_test2 *$' <<<"$output"
-	grep -Eq $'^\t[0-9]+ +9 +bpf_fentry_test3 *$' <<<"$output"
+	[[ ${lines[0]} =~ ^[0-9]+:\ tracing_multi\ \ prog\ [0-9]+\ \ $ ]]
+	[ "${lines[1]}" = $'\t'"attach_type trace_fentry_multi  btf_obj_id $(vmlinux_btf_obj_id)  count 3  " ]
+	[ "${lines[2]}" = $'\t'"btf_id           addr             cookie           func [module]" ]
+	lines_want=$(want_funcs | while read -r id addr cookie f; do
+		printf '\t%-16u %016x %-16u %s\n' "$id" "0x$addr" "$cookie" "$f"; done)
+	[ "$(printf '%s\n' "${lines[@]:3:3}")" = "$lines_want" ]
+}
+
+@test "addresses hidden by kptr_restrict: addr 0, no func or module, as upstream" {
+	local restrict json cookies
+	restrict=$(cat /proc/sys/kernel/kptr_restrict)
+	echo 2 >/proc/sys/kernel/kptr_restrict
+	run bpftool -j link show pinned "$link"
+	json=$output
+	run bpftool link show pinned "$link"
+	echo "$restrict" >/proc/sys/kernel/kptr_restrict
+	echo "$json"
+	echo "$output"
+	cookies=$(want_funcs | awk '{ print $3 }' | jq -s .)
+	jq -e --argjson c "$cookies" 'all(.funcs[]; [keys_unsorted[]] == ["id", "addr", "cookie"]) and
+		[.funcs[].addr] == [0, 0, 0] and [.funcs[].cookie] == $c' <<<"$json"
+	[ "$(grep -Ec $'^\t[0-9]+ +0000000000000000 [789] {15}$' <<<"$output")" -eq 3 ]
 }
 
 @test "link detach id: the link stays, attached to no function" {
@@ -63,7 +110,11 @@ teardown_file() {
 	run ! grep -q '^bpf_fentry_test[123] ' /sys/kernel/tracing/enabled_functions
 	run bpftool -j link show id "$id"
 	[ "$status" -eq 0 ]
-	jq -e '.func_cnt == 0 and .funcs == [] and .attach_type == "trace_fentry_multi"' <<<"$output"
+	jq -e --argjson obj "$(vmlinux_btf_obj_id)" '.func_cnt == 0 and .funcs == [] and
+		.attach_type == "trace_fentry_multi" and .btf_obj_id == $obj' <<<"$output"
+	# plain: upstream prints nothing more for a link without functions
+	run bpftool link show id "$id"
+	[ "${#lines[@]}" -eq 1 ]
 }
 
 @test "unpinning the last reference removes the link" {

@@ -38,6 +38,21 @@ pinned_id() {
 	bpftool -j "$1" show pinned "$2" | jq -e .id
 }
 
+# The vmlinux BTF id of function NAME.
+btf_id() {
+	bpftool btf dump file /sys/kernel/btf/vmlinux | sed -n "s/^\[\([0-9]*\)\] FUNC '$1' .*/\1/p"
+}
+
+# The BTF object id of vmlinux's BTF.
+vmlinux_btf_obj_id() {
+	bpftool -j btf show | jq -e '.[] | select(.name == "vmlinux") | .id'
+}
+
+# The address (hex, as /proc/kallsyms prints it) of the text symbol NAME.
+ksym_addr() {
+	awk -v f="$1" '$3 == f && ($2 == "t" || $2 == "T") { print $1; exit }' /proc/kallsyms
+}
+
 # Load bpf_testmod from the modules built with the kernel (the host's
 # /lib/modules is not the guest's).
 testmod_load() {

@@ -5,12 +5,7 @@
  *   no_tracing_multi  a kernel without the tracing_multi link: bpf(2) loads
  *                     of programs with the multi attach types (59, 60, 61)
  *                     and link creation with them fail with EINVAL, as on a
- *                     kernel that doesn't know these numbers;
- *   no_tm_link_info   a kernel whose tracing_multi links have no link info
- *                     (upstream 7.2; it is this backport's extension):
- *                     BPF_OBJ_GET_INFO_BY_FD of such a link comes back with
- *                     the tracing_multi part zeroed, so bpftool must fall
- *                     back to the link's fdinfo.
+ *                     kernel that doesn't know these numbers.
  *
  * Used by tests/70-bpftool-link-attach.bats.
  */
@@ -18,7 +13,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -41,7 +35,7 @@ long syscall(long nr, ...)
 {
 	static long (*real)(long, ...);
 	union bpf_attr *attr;
-	long a[5], ret;
+	long a[5];
 	va_list ap;
 	int i;
 
@@ -58,13 +52,5 @@ long syscall(long nr, ...)
 	}
 	if (!real)
 		real = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
-	ret = real(nr, a[0], a[1], a[2], a[3], a[4]);
-	if (nr == __NR_bpf && fake("no_tm_link_info") && a[0] == BPF_OBJ_GET_INFO_BY_FD &&
-	    !ret && attr->info.info_len >= offsetof(struct bpf_link_info, tracing_multi)) {
-		struct bpf_link_info *info = (struct bpf_link_info *)(unsigned long)attr->info.info;
-
-		if (info->type == BPF_LINK_TYPE_TRACING_MULTI)
-			memset(&info->tracing_multi, 0, sizeof(info->tracing_multi));
-	}
-	return ret;
+	return real(nr, a[0], a[1], a[2], a[3], a[4]);
 }

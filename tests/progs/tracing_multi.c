@@ -11,21 +11,29 @@
  * is 0 only if all checks passed.
  */
 #include <errno.h>
-#include <fnmatch.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
-#include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/userfaultfd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "plain_fentry.h"
 #include "tracing_multi.skel.h"
 #include "tracing_multi_mod.skel.h"
+#include "tracing_multi_badmod.skel.h"
 
 #define NR_TEST 10	/* bpf_fentry_test1..10 */
 #define MOD_FIRST 10	/* index of bpf_testmod_fentry_test1 in the tables */
@@ -282,52 +290,213 @@ static int test_ids(void)
 	return run_four(skel, links, ok);
 }
 
-/* fdinfo of fd: the value of "key:" lines, and the cookie of each function
- * of the cookie/func table (indexed like names[]).
- */
-static void read_fdinfo(int fd, const char *key, char *val, size_t len,
-			const char *const *names, int n, long long *cookies, bool print)
+/* The address /proc/kallsyms gives a vmlinux or module function, 0 if none. */
+static __u64 ksym_addr(const char *name)
 {
-	char path[64], line[256];
-	FILE *f;
-	int i;
+	char line[512], sym[256];
+	unsigned long long addr;
+	__u64 found = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char type;
 
-	for (i = 0; i < n; i++)
-		cookies[i] = -1;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long c;
-		char func[128], mod[64];
-		int k;
-
-		if (print)
-			printf("  fdinfo| %s", line);
-		if (!strncmp(line, key, strlen(key)) && line[strlen(key)] == ':') {
-			snprintf(val, len, "%s", line + strlen(key) + 2);
-			val[strcspn(val, "\n")] = 0;
-		}
-		k = sscanf(line, "%llu\t %127s %63s", &c, func, mod);
-		if (k < 2)
-			continue;
-		for (i = 0; i < n; i++)
-			if (!strcmp(func, names[i]))
-				cookies[i] = c;
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
+		    (type == 't' || type == 'T') && !strcmp(sym, name))
+			found = addr;
 	}
-	fclose(f);
+	if (f)
+		fclose(f);
+	return found;
 }
 
-static int link_info(int fd, struct bpf_link_info *info, __u32 *ids, __u64 *cookies, __u32 count)
+static int link_info(int fd, struct bpf_link_info *info, __u32 *ids, __u64 *addrs,
+		     __u64 *cookies, __u32 count)
 {
 	__u32 len = sizeof(*info);
 
 	memset(info, 0, sizeof(*info));
 	info->tracing_multi.ids = (unsigned long)ids;
+	info->tracing_multi.addrs = (unsigned long)addrs;
 	info->tracing_multi.cookies = (unsigned long)cookies;
 	info->tracing_multi.count = count;
 	return bpf_link_get_info_by_fd(fd, info, &len);
+}
+
+/*
+ * Upstream's layout of bpf_link_info.tracing_multi (859055e07697), as
+ * byte offsets into struct bpf_link_info: __u32 type, id, prog_id, then
+ * the union at 16 with __u32 attach_type, count, btf_obj_id, a hole,
+ * then __aligned_u64 ids, addrs, cookies. A program built against
+ * upstream's header reads exactly these bytes.
+ */
+enum {
+	LI_TYPE = 0, LI_ATTACH_TYPE = 16, LI_COUNT = 20, LI_BTF_OBJ_ID = 24,
+	LI_IDS = 32, LI_ADDRS = 40, LI_COOKIES = 48, LI_END = 56,
+};
+
+static __u32 get_u32(const void *buf, int off)
+{
+	__u32 v;
+
+	memcpy(&v, (const char *)buf + off, sizeof(v));
+	return v;
+}
+
+static void put_u64(void *buf, int off, __u64 v)
+{
+	memcpy((char *)buf + off, &v, sizeof(v));
+}
+
+/* Upstream's link info test: cookies 30, 10, 20 for bpf_fentry_test2,
+ * 1 and 3, so sorting by BTF id must move them along.
+ */
+static const char *const li_funcs[3] = { "bpf_fentry_test2", "bpf_fentry_test1",
+					 "bpf_fentry_test3" };
+static const __u64 li_cookies[3] = { 30, 10, 20 };
+
+struct li_target {
+	__u32 id;
+	__u64 addr, cookie;
+	const char *name;
+};
+
+static int li_target_cmp(const void *a, const void *b)
+{
+	const struct li_target *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* want[] for names[i] with cookies[i] (or 0), in BTF id order */
+static void li_targets(struct btf *btf, const char *const *names, const __u64 *cookies, int n,
+		       struct li_target *want)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		want[i].name = names[i];
+		want[i].id = func_id(btf, names[i]);
+		want[i].addr = ksym_addr(names[i]);
+		want[i].cookie = cookies ? cookies[i] : 0;
+	}
+	qsort(want, n, sizeof(*want), li_target_cmp);
+}
+
+/* Attach prog to li_funcs with li_cookies (or none), and fill want[]
+ * sorted by BTF id as the kernel reports them.
+ */
+static struct bpf_link *li_attach(struct bpf_program *prog, bool with_cookies,
+				  struct li_target *want)
+{
+	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+	struct btf *btf = load_btf(NULL);
+	__u32 ids[3];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		ids[i] = func_id(btf, li_funcs[i]);
+	li_targets(btf, li_funcs, with_cookies ? li_cookies : NULL, 3, want);
+	opts.ids = ids;
+	opts.cookies = with_cookies ? li_cookies : NULL;
+	opts.cnt = 3;
+	return bpf_program__attach_tracing_multi(prog, NULL, &opts);
+}
+
+static void li_check_entries(const char *what, const __u32 *ids, const __u64 *addrs,
+			     const __u64 *cookies, const struct li_target *want, int n,
+			     bool hidden)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (ids)
+			check(ids[i] == want[i].id, "%s: ids[%d] = %u (want %u, %s)", what, i,
+			      ids[i], want[i].id, want[i].name);
+		if (addrs)
+			check(addrs[i] == (hidden ? 0 : want[i].addr),
+			      "%s: addrs[%d] = %#llx (want %#llx, %s)", what, i,
+			      (unsigned long long)addrs[i],
+			      (unsigned long long)(hidden ? 0 : want[i].addr), want[i].name);
+		if (cookies)
+			check(cookies[i] == want[i].cookie, "%s: cookies[%d] = %llu (want %llu)",
+			      what, i, (unsigned long long)cookies[i],
+			      (unsigned long long)want[i].cookie);
+	}
+}
+
+static void write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, val, strlen(val)) != (ssize_t)strlen(val)) {
+		fprintf(stderr, "write %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	close(fd);
+}
+
+static void read_file(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f || !fgets(buf, len, f)) {
+		fprintf(stderr, "read %s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/*
+ * The tracing_multi lines of fd's fdinfo, exactly as upstream prints them
+ * (8abecdafd575): "attach_type:\t<number>", "cnt:\t<n>", the header
+ * "obj-id\t btf-id\t cookie\t func", then per function, in BTF id order,
+ * "<btf obj id>\t <btf id>\t <cookie>\t <%pS of the function>". The row
+ * for want[i] must be "OBJ\t ID\t COOKIE\t NAME+0x0/0x<size>[ [MODULE]]".
+ */
+static void check_fdinfo(int fd, __u32 attach_type, __u32 obj_id, const struct li_target *want,
+			 int n, const char *module)
+{
+	char path[64], line[512], *lines[64];
+	int nlines = 0, i, at = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!check(f, "open %s", path))
+		return;
+	while (nlines < 64 && fgets(line, sizeof(line), f)) {
+		printf("  fdinfo| %s", line);
+		lines[nlines++] = strdup(line);
+	}
+	fclose(f);
+	for (i = 0; i < nlines; i++)
+		if (!strncmp(lines[i], "attach_type:", 12))
+			at = i;
+	if (!check(at >= 0 && nlines == at + 3 + n, "fdinfo: attach_type line, then %d more lines "
+		   "(have %d lines, attach_type at %d)", 2 + n, nlines, at))
+		goto out;
+	snprintf(line, sizeof(line), "attach_type:\t%u\n", attach_type);
+	check(!strcmp(lines[at], line), "fdinfo line \"attach_type:\\t%u\"", attach_type);
+	snprintf(line, sizeof(line), "cnt:\t%d\n", n);
+	check(!strcmp(lines[at + 1], line), "fdinfo line \"cnt:\\t%d\"", n);
+	check(!strcmp(lines[at + 2], "obj-id\t btf-id\t cookie\t func\n"),
+	      "fdinfo header \"obj-id\\t btf-id\\t cookie\\t func\"");
+	for (i = 0; i < n; i++) {
+		char *row = lines[at + 3 + i], *rest, tail[80];
+		int len = snprintf(line, sizeof(line), "%u\t %u\t %llu\t %s+0x0/0x", obj_id,
+				   want[i].id, (unsigned long long)want[i].cookie, want[i].name);
+		bool ok = !strncmp(row, line, len);
+
+		rest = row + len;
+		rest += strspn(rest, "0123456789abcdef");
+		snprintf(tail, sizeof(tail), module ? " [%s]\n" : "\n", module);
+		ok &= rest > row + len && !strcmp(rest, tail);
+		check(ok, "fdinfo row %d: %.*s<size>%s", i, len, line, module ? " [module]" : "");
+	}
+out:
+	for (i = 0; i < nlines; i++)
+		free(lines[i]);
 }
 
 static void shuffle(int *a, int n)
@@ -347,12 +516,11 @@ static int test_cookies(void)
 	struct tracing_multi *skel = open_load();
 	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
 	__u32 ids[NR_TEST], sids[NR_TEST], info_ids[NR_TEST];
-	__u64 cookies[NR_TEST], info_cookies[NR_TEST];
+	__u64 cookies[NR_TEST], info_cookies[NR_TEST], want_cookies[NR_TEST];
+	struct li_target want[NR_TEST];
 	struct bpf_link_info info;
-	long long fd_cookies[NR_TEST];
 	int order[NR_TEST], i, j, err;
 	struct bpf_link *link;
-	char val[64] = "";
 
 	srand(getpid());
 	get_test_ids(ids);
@@ -383,19 +551,15 @@ static int test_cookies(void)
 		      "bpf_get_attach_cookie() in %s is %llu (want %llu)", test_funcs[i],
 		      (unsigned long long)skel->bss->cookie[4][i], 1000ULL + i * 7);
 
-	/* fdinfo: attach type, count and one "cookie func" line per function */
-	read_fdinfo(bpf_link__fd(link), "attach_type", val, sizeof(val), test_funcs, NR_TEST,
-		    fd_cookies, true);
-	check(!strcmp(val, "trace_fentry_multi"), "fdinfo attach_type: %s", val);
-	read_fdinfo(bpf_link__fd(link), "cnt", val, sizeof(val), test_funcs, NR_TEST,
-		    fd_cookies, false);
-	check(!strcmp(val, "10"), "fdinfo cnt: %s", val);
+	/* fdinfo: one row per function in BTF id order, its own cookie */
 	for (i = 0; i < NR_TEST; i++)
-		check(fd_cookies[i] == 1000 + i * 7, "fdinfo cookie of %s: %lld", test_funcs[i],
-		      fd_cookies[i]);
+		want_cookies[i] = 1000 + i * 7;
+	li_targets(load_btf(NULL), test_funcs, want_cookies, NR_TEST, want);
+	check_fdinfo(bpf_link__fd(link), BPF_TRACE_FENTRY_MULTI, btf_obj_id_of("vmlinux"), want,
+		     NR_TEST, NULL);
 
 	/* link info: ids sorted, each cookie still with its id */
-	err = link_info(bpf_link__fd(link), &info, info_ids, info_cookies, NR_TEST);
+	err = link_info(bpf_link__fd(link), &info, info_ids, NULL, info_cookies, NR_TEST);
 	check(!err, "link info: %s", errname(err));
 	check(info.type == BPF_LINK_TYPE_TRACING_MULTI, "link info type %u", info.type);
 	check(info.tracing_multi.count == NR_TEST, "link info count %u",
@@ -424,43 +588,257 @@ out:
 static int test_linkinfo(void)
 {
 	struct tracing_multi *skel = open_load();
-	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
-	__u32 ids[NR_TEST], info_ids[NR_TEST];
-	__u64 info_cookies[NR_TEST];
+	struct li_target want[3], want_nc[3];
+	__u32 ids[4], vmlinux_id = btf_obj_id_of("vmlinux");
+	__u64 addrs[4], cookies[4];
+	struct bpf_link *link, *link_nc = NULL;
 	struct bpf_link_info info;
-	struct bpf_link *link;
-	int fd, err;
+	char raw[sizeof(info) + 64], kptr[16];
+	__u32 len;
+	int fd, err, i;
 
-	get_test_ids(ids);
-	opts.ids = ids;
-	opts.cnt = NR_TEST;
-	link = bpf_program__attach_tracing_multi(skel->progs.fexit_a, NULL, &opts);
-	if (!check(link, "attach fexit.multi without cookies"))
+	link = li_attach(skel->progs.fentry_a, true, want);
+	if (!check(link, "attach fentry.multi to bpf_fentry_test2, 1, 3 with cookies 30, 10, 20"))
 		goto out;
 	fd = bpf_link__fd(link);
+	for (i = 0; i < 3; i++)
+		check(want[i].addr, "/proc/kallsyms has %s", want[i].name);
 
-	err = link_info(fd, &info, NULL, NULL, 0);
-	check(!err && info.tracing_multi.count == NR_TEST &&
-	      info.tracing_multi.attach_type == BPF_TRACE_FEXIT_MULTI,
-	      "count-only query: %s, count %u, attach_type %u", errname(err),
+	/* The layout, seen from the header and from the bytes the kernel writes */
+	check(offsetof(struct bpf_link_info, tracing_multi.attach_type) == LI_ATTACH_TYPE &&
+	      offsetof(struct bpf_link_info, tracing_multi.count) == LI_COUNT &&
+	      offsetof(struct bpf_link_info, tracing_multi.btf_obj_id) == LI_BTF_OBJ_ID &&
+	      offsetof(struct bpf_link_info, tracing_multi.ids) == LI_IDS &&
+	      offsetof(struct bpf_link_info, tracing_multi.addrs) == LI_ADDRS &&
+	      offsetof(struct bpf_link_info, tracing_multi.cookies) == LI_COOKIES,
+	      "UAPI header: tracing_multi at upstream's offsets 16, 20, 24, 32, 40, 48");
+	memset(raw, 0, sizeof(raw));
+	memset(ids, 0, sizeof(ids));
+	memset(addrs, 0, sizeof(addrs));
+	memset(cookies, 0, sizeof(cookies));
+	put_u64(raw, LI_IDS, (unsigned long)ids);
+	put_u64(raw, LI_ADDRS, (unsigned long)addrs);
+	put_u64(raw, LI_COOKIES, (unsigned long)cookies);
+	memcpy(raw + LI_COUNT, &(__u32){ 3 }, sizeof(__u32));
+	len = LI_END;
+	err = bpf_obj_get_info_by_fd(fd, raw, &len);
+	check(!err && len == LI_END, "raw query with a %d-byte info: %s, info_len %u", LI_END,
+	      errname(err), len);
+	check(get_u32(raw, LI_TYPE) == BPF_LINK_TYPE_TRACING_MULTI &&
+	      get_u32(raw, LI_ATTACH_TYPE) == BPF_TRACE_FENTRY_MULTI &&
+	      get_u32(raw, LI_COUNT) == 3 && get_u32(raw, LI_BTF_OBJ_ID) == vmlinux_id,
+	      "raw bytes: type %u at 0, attach_type %u at 16, count %u at 20, btf_obj_id %u at 24",
+	      get_u32(raw, LI_TYPE), get_u32(raw, LI_ATTACH_TYPE), get_u32(raw, LI_COUNT),
+	      get_u32(raw, LI_BTF_OBJ_ID));
+	li_check_entries("raw query", ids, addrs, cookies, want, 3, false);
+
+	/* All three arrays NULL: only the scalars, whatever count says */
+	for (i = 0; i < 2; i++) {
+		err = link_info(fd, &info, NULL, NULL, NULL, i ? 7 : 0);
+		check(!err && info.type == BPF_LINK_TYPE_TRACING_MULTI &&
+		      info.tracing_multi.attach_type == BPF_TRACE_FENTRY_MULTI &&
+		      info.tracing_multi.count == 3 && info.tracing_multi.btf_obj_id == vmlinux_id,
+		      "count query (count %d in): %s, attach_type %u, count %u, btf_obj_id %u",
+		      i ? 7 : 0, errname(err), info.tracing_multi.attach_type,
+		      info.tracing_multi.count, info.tracing_multi.btf_obj_id);
+	}
+
+	/* Any array with count 0 */
+	check_err(link_info(fd, &info, ids, NULL, NULL, 0), EINVAL, "ids with count 0");
+	check_err(link_info(fd, &info, NULL, addrs, NULL, 0), EINVAL, "addrs with count 0");
+	check_err(link_info(fd, &info, NULL, NULL, cookies, 0), EINVAL, "cookies with count 0");
+
+	/* Each array on its own */
+	memset(ids, 0, sizeof(ids));
+	err = link_info(fd, &info, ids, NULL, NULL, 3);
+	check(!err, "ids only: %s", errname(err));
+	li_check_entries("ids only", ids, NULL, NULL, want, 3, false);
+	memset(addrs, 0, sizeof(addrs));
+	err = link_info(fd, &info, NULL, addrs, NULL, 3);
+	check(!err, "addrs only: %s", errname(err));
+	li_check_entries("addrs only", NULL, addrs, NULL, want, 3, false);
+	memset(cookies, 0, sizeof(cookies));
+	err = link_info(fd, &info, NULL, NULL, cookies, 3);
+	check(!err, "cookies only: %s", errname(err));
+	li_check_entries("cookies only", NULL, NULL, cookies, want, 3, false);
+
+	/* Smaller count: the first entries, ENOSPC, and nothing copied back */
+	memset(ids, 0, sizeof(ids));
+	memset(addrs, 0, sizeof(addrs));
+	memset(cookies, 0, sizeof(cookies));
+	err = link_info(fd, &info, ids, addrs, cookies, 2);
+	check_err(err, ENOSPC, "count 2 for 3 functions");
+	li_check_entries("count 2", ids, addrs, cookies, want, 2, false);
+	check(!ids[2] && !addrs[2] && !cookies[2], "count 2: the third entries untouched");
+	check(info.tracing_multi.count == 2 && info.tracing_multi.attach_type == 0,
+	      "count 2: the info struct is not copied back on error (count %u, attach_type %u)",
 	      info.tracing_multi.count, info.tracing_multi.attach_type);
 
-	memset(info_ids, 0, sizeof(info_ids));
-	memset(info_cookies, 0xff, sizeof(info_cookies));
-	err = link_info(fd, &info, info_ids, info_cookies, 3);
-	check(err == -ENOSPC, "3-entry buffers for 10 functions: %s (want ENOSPC)", errname(err));
-	check(info.tracing_multi.count == NR_TEST, "count reported with ENOSPC: %u",
-	      info.tracing_multi.count);
-	check(info_ids[2] != 0 && info_ids[3] == 0, "first 3 ids copied, the 4th untouched");
-	check(info_cookies[0] == 0 && info_cookies[3] == ~0ULL,
-	      "cookies of a link without cookies are 0");
+	/* Larger count: all entries, count set to the link's */
+	memset(ids, 0, sizeof(ids));
+	memset(addrs, 0, sizeof(addrs));
+	memset(cookies, 0xff, sizeof(cookies));
+	err = link_info(fd, &info, ids, addrs, cookies, 4);
+	check(!err && info.tracing_multi.count == 3, "count 4 for 3 functions: %s, count %u",
+	      errname(err), info.tracing_multi.count);
+	li_check_entries("count 4", ids, addrs, cookies, want, 3, false);
+	check(!ids[3] && !addrs[3] && cookies[3] == ~0ULL, "count 4: the fourth entries untouched");
 
-	err = link_info(fd, &info, info_ids, NULL, 0);
-	check_err(err, EINVAL, "ids without count");
-	err = link_info(fd, &info, NULL, NULL, 5);
-	check_err(err, EINVAL, "count without ids");
-	err = link_info(fd, &info, NULL, info_cookies, 0);
-	check_err(err, EINVAL, "cookies without count");
+	/* Bad pointers */
+	check_err(link_info(fd, &info, (void *)1, NULL, NULL, 3), EFAULT, "ids pointer 0x1");
+	check_err(link_info(fd, &info, NULL, (void *)1, NULL, 3), EFAULT, "addrs pointer 0x1");
+	check_err(link_info(fd, &info, NULL, NULL, (void *)1, 3), EFAULT, "cookies pointer 0x1");
+
+	/* Addresses hidden from the caller: zeros, the rest as before */
+	read_file("/proc/sys/kernel/kptr_restrict", kptr, sizeof(kptr));
+	write_file("/proc/sys/kernel/kptr_restrict", "2");
+	memset(addrs, 0xff, sizeof(addrs));
+	err = link_info(fd, &info, ids, addrs, cookies, 3);
+	write_file("/proc/sys/kernel/kptr_restrict", kptr);
+	check(!err, "kptr_restrict 2: %s", errname(err));
+	li_check_entries("kptr_restrict 2", ids, addrs, cookies, want, 3, true);
+
+	/* A link without cookies: cookies read as 0 */
+	link_nc = li_attach(skel->progs.fexit_a, false, want_nc);
+	if (check(link_nc, "attach fexit.multi to the same functions without cookies")) {
+		memset(cookies, 0xff, sizeof(cookies));
+		err = link_info(bpf_link__fd(link_nc), &info, ids, addrs, cookies, 3);
+		check(!err && info.tracing_multi.attach_type == BPF_TRACE_FEXIT_MULTI,
+		      "fexit.multi link: %s, attach_type %u", errname(err),
+		      info.tracing_multi.attach_type);
+		li_check_entries("no cookies", ids, addrs, cookies, want_nc, 3, false);
+	}
+out:
+	bpf_link__destroy(link_nc);
+	bpf_link__destroy(link);
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
+/*
+ * BPF_OBJ_GET_INFO_BY_FD copies the link's arrays to user memory. When
+ * that memory faults (here: a userfaultfd page nobody serves yet), the
+ * caller sleeps in the copy; it must not hold anything attach or detach
+ * need meanwhile. While one thread is stuck copying this link's ids, the
+ * link is detached, another tracing_multi link is made on the same
+ * functions and closed again: all of it must finish before the page is
+ * served. A watchdog serves the page after 10 s in any case, so a lock
+ * held across the copy shows up as a failure, not as a hang.
+ */
+struct uffd_state {
+	int uffd, link_fd, err;
+	void *page;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool fault_seen, ops_done, served, served_early, info_done;
+};
+
+static void *uffd_info_thread(void *arg)
+{
+	struct uffd_state *st = arg;
+	struct bpf_link_info info;
+	int err = link_info(st->link_fd, &info, st->page, NULL, NULL, 3);
+
+	pthread_mutex_lock(&st->lock);
+	st->err = err;
+	st->info_done = true;
+	pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
+static void *uffd_server_thread(void *arg)
+{
+	struct uffd_state *st = arg;
+	struct uffdio_zeropage zp = {};
+	struct pollfd pfd = { .fd = st->uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	struct timespec deadline;
+
+	if (poll(&pfd, 1, 20000) == 1 && read(st->uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+	    msg.event == UFFD_EVENT_PAGEFAULT) {
+		pthread_mutex_lock(&st->lock);
+		st->fault_seen = true;
+		pthread_cond_broadcast(&st->cond);
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += 10;
+		while (!st->ops_done &&
+		       pthread_cond_timedwait(&st->cond, &st->lock, &deadline) != ETIMEDOUT)
+			;
+		st->served_early = !st->ops_done;
+		pthread_mutex_unlock(&st->lock);
+	}
+	zp.range.start = (unsigned long)st->page;
+	zp.range.len = getpagesize();
+	ioctl(st->uffd, UFFDIO_ZEROPAGE, &zp);
+	pthread_mutex_lock(&st->lock);
+	st->served = true;
+	pthread_cond_broadcast(&st->cond);
+	pthread_mutex_unlock(&st->lock);
+	return NULL;
+}
+
+static int test_linkinfo_uffd(void)
+{
+	struct tracing_multi *skel = open_load();
+	struct uffd_state st = { .lock = PTHREAD_MUTEX_INITIALIZER,
+				 .cond = PTHREAD_COND_INITIALIZER };
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = {};
+	pthread_t info_thr, server_thr;
+	struct li_target want[3];
+	struct bpf_link *link, *other = NULL;
+	struct timespec deadline;
+	bool info_blocked;
+	int err;
+
+	link = li_attach(skel->progs.fentry_a, true, want);
+	if (!check(link, "attach fentry.multi to three functions"))
+		goto out;
+	st.link_fd = bpf_link__fd(link);
+	st.uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (!check(st.uffd >= 0 && !ioctl(st.uffd, UFFDIO_API, &api), "userfaultfd: %s",
+		   strerror(errno)))
+		goto out;
+	st.page = mmap(NULL, getpagesize(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+	reg.range.start = (unsigned long)st.page;
+	reg.range.len = getpagesize();
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (!check(st.page != MAP_FAILED && !ioctl(st.uffd, UFFDIO_REGISTER, &reg),
+		   "register a missing page with userfaultfd: %s", strerror(errno)))
+		goto out;
+
+	pthread_create(&server_thr, NULL, uffd_server_thread, &st);
+	pthread_create(&info_thr, NULL, uffd_info_thread, &st);
+	pthread_mutex_lock(&st.lock);
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += 20;
+	while (!st.fault_seen && !st.served &&
+	       pthread_cond_timedwait(&st.cond, &st.lock, &deadline) != ETIMEDOUT)
+		;
+	info_blocked = st.fault_seen && !st.info_done;
+	pthread_mutex_unlock(&st.lock);
+	check(info_blocked, "link info call sleeps on the unserved page");
+
+	/* Meanwhile: detach this link, attach and drop another one */
+	err = bpf_link_detach(st.link_fd);
+	check(!err, "BPF_LINK_DETACH of the link being read: %s", errname(err));
+	other = li_attach(skel->progs.fentry_b, false, want);
+	check(other, "another fentry.multi link on the same functions: %s",
+	      errname(other ? 0 : errno));
+	bpf_link__destroy(other);
+
+	pthread_mutex_lock(&st.lock);
+	st.ops_done = true;
+	check(!st.info_done && !st.served,
+	      "detach, attach and close finished while the copy was still waiting");
+	pthread_cond_broadcast(&st.cond);
+	pthread_mutex_unlock(&st.lock);
+	pthread_join(info_thr, NULL);
+	pthread_join(server_thr, NULL);
+	check(!st.served_early, "the watchdog did not have to serve the page");
+	check(!st.err, "the link info call returned %s once the page was served",
+	      errname(st.err));
 out:
 	bpf_link__destroy(link);
 	tracing_multi__destroy(skel);
@@ -491,12 +869,10 @@ static int test_detach(void)
 {
 	struct tracing_multi *skel = open_load();
 	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
-	__u64 cookies[NR_TEST] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-	long long fd_cookies[NR_TEST];
+	__u64 cookies[NR_TEST] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 }, info_cookies[NR_TEST];
 	struct bpf_link_info info;
 	__u32 ids[NR_TEST];
 	struct bpf_link *link;
-	char val[64] = "";
 	int fd, err;
 
 	get_test_ids(ids);
@@ -514,14 +890,19 @@ static int test_detach(void)
 	check(enabled_test_funcs() == 0, "no bpf_fentry_test function in enabled_functions");
 	if (!test_run(skel->progs.fentry_a))
 		check_hits(skel->bss, 4, "detached fentry.multi", 0, NR_TEST, zeros);
-	err = link_info(fd, &info, NULL, NULL, 0);
+	err = link_info(fd, &info, NULL, NULL, NULL, 0);
 	check(!err && info.tracing_multi.count == 0 &&
-	      info.tracing_multi.attach_type == BPF_TRACE_FENTRY_MULTI,
-	      "link info after detach: %s, count %u, attach_type %u", errname(err),
-	      info.tracing_multi.count, info.tracing_multi.attach_type);
-	read_fdinfo(fd, "cnt", val, sizeof(val), test_funcs, NR_TEST, fd_cookies, true);
-	check(!strcmp(val, "0") && fd_cookies[0] == -1, "fdinfo after detach: cnt %s, no functions",
-	      val);
+	      info.tracing_multi.attach_type == BPF_TRACE_FENTRY_MULTI &&
+	      info.tracing_multi.btf_obj_id == btf_obj_id_of("vmlinux"),
+	      "link info after detach: %s, count %u, attach_type %u, btf_obj_id %u", errname(err),
+	      info.tracing_multi.count, info.tracing_multi.attach_type,
+	      info.tracing_multi.btf_obj_id);
+	memset(info_cookies, 0xff, sizeof(info_cookies));
+	err = link_info(fd, &info, NULL, NULL, info_cookies, NR_TEST);
+	check(!err && info.tracing_multi.count == 0 && info_cookies[0] == ~0ULL,
+	      "link info after detach with buffers: %s, count %u, nothing written", errname(err),
+	      info.tracing_multi.count);
+	check_fdinfo(fd, BPF_TRACE_FENTRY_MULTI, btf_obj_id_of("vmlinux"), NULL, 0, NULL);
 	err = bpf_link_detach(fd);
 	check(!err, "second BPF_LINK_DETACH: %s", errname(err));
 out:
@@ -533,14 +914,13 @@ out:
 
 static int test_module(const char *pin)
 {
+	__u32 info_ids[NR_MOD], mod_id = btf_obj_id_of("bpf_testmod");
+	__u64 want[NR_MOD] = { 1, 1, 1, 1, 1 }, info_addrs[NR_MOD];
 	struct tracing_multi_mod *skel;
-	long long fd_cookies[NR_MOD];
+	struct li_target funcs[NR_MOD];
 	struct bpf_link_info info;
-	__u64 want[NR_MOD] = { 1, 1, 1, 1, 1 };
-	__u32 info_ids[NR_MOD];
 	struct btf *btf;
-	int err, i;
-	char val[64] = "";
+	int err;
 
 	skel = tracing_multi_mod__open_and_load();
 	if (!check(skel, "load programs with bpf_testmod: sections: %s", errname(skel ? 0 : errno)))
@@ -551,28 +931,37 @@ static int test_module(const char *pin)
 		goto out;
 	testmod_read();
 	check_hits((struct tracing_multi__bss *)skel->bss, 0, "fentry.multi", MOD_FIRST, NR_MOD, want);
+	{
+		struct bpf_link *l;
+
+		l = bpf_program__attach_tracing_multi(skel->progs.mod_fentry, "bpf_fentry_test1",
+						      NULL);
+		check_err(l ? 0 : -errno, EINVAL,
+			  "libbpf: vmlinux pattern for a program loaded for bpf_testmod");
+		bpf_link__destroy(l);
+	}
 	check_hits((struct tracing_multi__bss *)skel->bss, 1, "fexit.multi", MOD_FIRST, NR_MOD, want);
 
-	read_fdinfo(bpf_link__fd(skel->links.mod_fentry), "cnt", val, sizeof(val), mod_funcs, NR_MOD,
-		    fd_cookies, true);
-	check(!strcmp(val, "5"), "fdinfo cnt: %s", val);
-	for (i = 0; i < NR_MOD; i++)
-		check(fd_cookies[i] == 0, "fdinfo lists %s", mod_funcs[i]);
-
-	err = link_info(bpf_link__fd(skel->links.mod_fexit), &info, info_ids, NULL, NR_MOD);
-	check(!err && info.tracing_multi.count == NR_MOD, "link info: %s, count %u",
-	      errname(err), info.tracing_multi.count);
-	check(info.tracing_multi.btf_obj_id == btf_obj_id_of("bpf_testmod"),
-	      "link info btf_obj_id %u is bpf_testmod's", info.tracing_multi.btf_obj_id);
+	/* Module functions: BTF ids of bpf_testmod's BTF, its BTF object,
+	 * module addresses, "[bpf_testmod]" in fdinfo.
+	 */
 	btf = load_btf("bpf_testmod");
-	for (i = 0; btf && i < NR_MOD; i++) {
-		const struct btf_type *t = btf__type_by_id(btf, info_ids[i]);
-		const char *name = t ? btf__name_by_offset(btf, t->name_off) : "?";
-
-		check(!fnmatch("bpf_testmod_fentry_test*", name, 0),
-		      "link info id %u is %s in bpf_testmod's BTF", info_ids[i], name);
-	}
+	if (!check(btf && mod_id, "bpf_testmod's BTF (object id %u)", mod_id))
+		goto out;
+	li_targets(btf, mod_funcs, NULL, NR_MOD, funcs);
 	btf__free(btf);
+	check_fdinfo(bpf_link__fd(skel->links.mod_fentry), BPF_TRACE_FENTRY_MULTI, mod_id, funcs,
+		     NR_MOD, "bpf_testmod");
+
+	err = link_info(bpf_link__fd(skel->links.mod_fexit), &info, info_ids, info_addrs, NULL,
+			NR_MOD);
+	check(!err && info.tracing_multi.count == NR_MOD &&
+	      info.tracing_multi.attach_type == BPF_TRACE_FEXIT_MULTI &&
+	      info.tracing_multi.btf_obj_id == mod_id,
+	      "link info: %s, count %u, attach_type %u, btf_obj_id %u (bpf_testmod's %u)",
+	      errname(err), info.tracing_multi.count, info.tracing_multi.attach_type,
+	      info.tracing_multi.btf_obj_id, mod_id);
+	li_check_entries("module link info", info_ids, info_addrs, NULL, funcs, NR_MOD, false);
 
 	if (pin) {
 		char path[256];
@@ -933,6 +1322,28 @@ static int test_errors(void)
 		check_err(l ? 0 : -errno, EINVAL, "libbpf: pattern and cookies");
 		l = bpf_program__attach_tracing_multi(fentry, "no_such_function_*", NULL);
 		check_err(l ? 0 : -errno, EINVAL, "libbpf: pattern matching nothing");
+		l = bpf_program__attach_tracing_multi(fentry, "no_such_module:bpf_fentry_test1",
+						      NULL);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: pattern of an unknown module");
+		l = bpf_program__attach_tracing_multi(fentry, "vmlinux:bpf_fentry_test1", NULL);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: \"vmlinux:\" is no module");
+		opts.ids = NULL;
+		opts.cookies = NULL;
+		opts.cnt = 1;
+		l = bpf_program__attach_tracing_multi(fentry, NULL, &opts);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: cnt without ids");
+		opts.ids = ids;
+		opts.cnt = 0;
+		l = bpf_program__attach_tracing_multi(fentry, NULL, &opts);
+		check_err(l ? 0 : -errno, EINVAL, "libbpf: ids without cnt");
+		{
+			struct tracing_multi_badmod *bad_mod = tracing_multi_badmod__open();
+
+			err = bad_mod ? tracing_multi_badmod__load(bad_mod) : -errno;
+			check_err(err, EINVAL,
+				  "libbpf: loading SEC(\"fentry.multi/no_such_module:*\")");
+			tracing_multi_badmod__destroy(bad_mod);
+		}
 		l = bpf_program__attach_tracing_multi(o->progs.fentry_a, "bpf_fentry_test1", NULL);
 		check_err(l ? 0 : -errno, EINVAL, "libbpf: program not loaded");
 		tracing_multi__destroy(o);
@@ -951,6 +1362,13 @@ static int test_errors(void)
 		one = find_untraceable(&name);
 		l = bpf_program__attach_tracing_multi(fentry, NULL, &opts);
 		check_err(l ? 0 : -errno, ENOENT, "libbpf: no ftrace location (kernel's ENOENT)");
+		bpf_link__destroy(l);
+
+		/* release_pages() takes a union by value: the pattern
+		 * matches it and the kernel attaches it.
+		 */
+		l = bpf_program__attach_tracing_multi(fentry, "release_pages", NULL);
+		check_err(l ? 0 : -errno, 0, "libbpf: pattern release_pages (union argument)");
 		bpf_link__destroy(l);
 	}
 	tracing_multi__destroy(skel);
@@ -1002,6 +1420,8 @@ int main(int argc, char **argv)
 		test_cookies();
 	else if (!strcmp(test, "linkinfo"))
 		test_linkinfo();
+	else if (!strcmp(test, "linkinfo_uffd"))
+		test_linkinfo_uffd();
 	else if (!strcmp(test, "detach"))
 		test_detach();
 	else if (!strcmp(test, "module"))
@@ -1013,7 +1433,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(test, "pin") && argc > 2)
 		pin_link(argv[2]);
 	else {
-		fprintf(stderr, "usage: %s skel|pattern|ids|cookies|linkinfo|detach|module [PIN_DIR]|"
+		fprintf(stderr, "usage: %s skel|pattern|ids|cookies|linkinfo|linkinfo_uffd|detach|module [PIN_DIR]|"
 			"intersect [SEED]|errors|pin PATH\n", argv[0]);
 		return 2;
 	}
