@@ -290,23 +290,28 @@ static int test_ids(void)
 	return run_four(skel, links, ok);
 }
 
-/* The address /proc/kallsyms gives a vmlinux or module function, 0 if none. */
-static __u64 ksym_addr(const char *name)
+/* The addresses /proc/kallsyms gives the vmlinux or module functions
+ * names[0..n), 0 for a name it does not list; one pass over the file.
+ */
+static void ksym_addrs(const char *const *names, int n, __u64 *addrs)
 {
 	char line[512], sym[256];
 	unsigned long long addr;
-	__u64 found = 0;
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char type;
+	int i;
 
-	while (f && !found && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
-		    (type == 't' || type == 'T') && !strcmp(sym, name))
-			found = addr;
+	memset(addrs, 0, n * sizeof(*addrs));
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) != 3 ||
+		    (type != 't' && type != 'T'))
+			continue;
+		for (i = 0; i < n; i++)
+			if (!addrs[i] && !strcmp(sym, names[i]))
+				addrs[i] = addr;
 	}
 	if (f)
 		fclose(f);
-	return found;
 }
 
 static int link_info(int fd, struct bpf_link_info *info, __u32 *ids, __u64 *addrs,
@@ -371,12 +376,14 @@ static int li_target_cmp(const void *a, const void *b)
 static void li_targets(struct btf *btf, const char *const *names, const __u64 *cookies, int n,
 		       struct li_target *want)
 {
+	__u64 addrs[n];
 	int i;
 
+	ksym_addrs(names, n, addrs);
 	for (i = 0; i < n; i++) {
 		want[i].name = names[i];
 		want[i].id = func_id(btf, names[i]);
-		want[i].addr = ksym_addr(names[i]);
+		want[i].addr = addrs[i];
 		want[i].cookie = cookies ? cookies[i] : 0;
 	}
 	qsort(want, n, sizeof(*want), li_target_cmp);
