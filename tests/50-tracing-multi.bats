@@ -64,6 +64,10 @@ teardown_file() {
 	multi errors
 }
 
+@test "aliases of one address (__x64_sys_X, __do_sys_X): the second is EBUSY, in one link or two, and calls go on" {
+	multi aliases
+}
+
 @test "bpf_testmod functions through MODULE:PATTERN; the module stays while attached, unloads after" {
 	local dir id
 	testmod_load

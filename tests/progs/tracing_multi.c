@@ -852,10 +852,10 @@ out:
 	return 0;
 }
 
-/* Lines of /sys/kernel/tracing/enabled_functions naming a bpf_fentry_test
- * function: every attached trampoline shows up there.
+/* Lines of /sys/kernel/tracing/enabled_functions whose function name
+ * contains @part.
  */
-static int enabled_test_funcs(void)
+static int enabled_funcs_matching(const char *part)
 {
 	FILE *f = fopen("/sys/kernel/tracing/enabled_functions", "r");
 	char line[512];
@@ -866,10 +866,18 @@ static int enabled_test_funcs(void)
 		exit(2);
 	}
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "bpf_fentry_test", 15))
+		if (line[0] != ' ' && line[0] != '\t' && strstr(line, part))
 			n++;
 	fclose(f);
 	return n;
+}
+
+/* Lines of /sys/kernel/tracing/enabled_functions naming a bpf_fentry_test
+ * function: every attached trampoline shows up there.
+ */
+static int enabled_test_funcs(void)
+{
+	return enabled_funcs_matching("bpf_fentry_test");
 }
 
 static int test_detach(void)
@@ -1383,6 +1391,97 @@ static int test_errors(void)
 	return 0;
 }
 
+/* munlockall(), then how many calls fentry_a (slot 4) saw outside the
+ * bpf_fentry_test functions.
+ */
+static __u64 call_munlockall(struct tracing_multi *skel)
+{
+	check(!munlockall(), "munlockall(): %s", strerror(errno));
+	return skel->bss->other[4];
+}
+
+/* On x86 __x64_sys_munlockall is an alias of __do_sys_munlockall: two BTF
+ * ids, two trampolines, one address, and ftrace takes one direct caller
+ * per address. Whichever comes second is refused with EBUSY (what a second
+ * register_ftrace_direct() on the address gets), within one link too;
+ * before that check such a link attached both, and detaching it freed a
+ * trampoline ftrace still called: an oops at the next munlockall().
+ */
+static int test_aliases(void)
+{
+	struct tracing_multi *skel = open_load();
+	struct btf *btf = load_btf(NULL);
+	struct bpf_program *fentry = skel->progs.fentry_a;
+	static const char *const names[] = { "__do_sys_munlockall", "__x64_sys_munlockall" };
+	LIBBPF_OPTS(bpf_link_create_opts, o);
+	int a, plain, pfd, err;
+	__u64 seen, addrs[2];
+	__u32 ids[2];
+
+	ids[0] = func_id(btf, "__do_sys_munlockall");
+	ids[1] = func_id(btf, "__x64_sys_munlockall");
+	ksym_addrs(names, 2, addrs);
+	check(addrs[0] && addrs[0] == addrs[1],
+	      "__x64_sys_munlockall is an alias of __do_sys_munlockall: %#llx %#llx",
+	      (unsigned long long)addrs[0], (unsigned long long)addrs[1]);
+
+	check_err(multi_link(fentry, ids, NULL, 2, 0, 0), EBUSY, "fentry.multi on both aliases");
+	check_err(multi_link(skel->progs.fexit_a, ids, NULL, 2, 0, 0), EBUSY,
+		  "fexit.multi on both aliases");
+	check(enabled_funcs_matching("sys_munlockall") == 0, "refused links leave nothing traced");
+	seen = call_munlockall(skel);
+	check(seen == 0, "no program ran: %llu calls seen", (unsigned long long)seen);
+
+	/* One alias attached: the other is refused, to links of both kinds */
+	o.tracing_multi.ids = &ids[0];
+	o.tracing_multi.cnt = 1;
+	a = bpf_link_create(bpf_program__fd(fentry), 0, BPF_TRACE_FENTRY_MULTI, &o);
+	check(a >= 0, "fentry.multi on __do_sys_munlockall: %s", errname(a));
+	seen = call_munlockall(skel);
+	check(seen == 1, "its program saw munlockall(): %llu calls", (unsigned long long)seen);
+	check_err(multi_link(skel->progs.fentry_b, &ids[1], NULL, 1, 0, 0), EBUSY,
+		  "fentry.multi on __x64_sys_munlockall meanwhile");
+	pfd = load_plain_fentry(ids[1]);
+	err = pfd >= 0 ? bpf_link_create(pfd, 0, BPF_TRACE_FENTRY, NULL) : pfd;
+	check_err(err < 0 ? err : 0, EBUSY, "plain fentry on __x64_sys_munlockall meanwhile");
+	if (err >= 0)
+		close(err);
+	if (pfd >= 0)
+		close(pfd);
+	pfd = load_plain_fentry(ids[0]);
+	err = pfd >= 0 ? bpf_link_create(pfd, 0, BPF_TRACE_FENTRY, NULL) : pfd;
+	check_err(err < 0 ? err : 0, 0, "plain fentry on __do_sys_munlockall itself");
+	if (err >= 0)
+		close(err);
+	if (pfd >= 0)
+		close(pfd);
+	seen = call_munlockall(skel);
+	check(seen == 2, "the link still sees munlockall(): %llu calls", (unsigned long long)seen);
+	check(enabled_funcs_matching("sys_munlockall") == 1, "one function traced");
+	if (a >= 0)
+		close(a);
+
+	/* Detached, the other alias may have the address */
+	check_err(multi_link(skel->progs.fentry_b, &ids[1], NULL, 1, 0, 0), 0,
+		  "fentry.multi on __x64_sys_munlockall after the close");
+	plain = load_plain_fentry(ids[0]);
+	err = plain >= 0 ? bpf_link_create(plain, 0, BPF_TRACE_FENTRY, NULL) : plain;
+	check(err >= 0, "plain fentry on __do_sys_munlockall: %s", errname(err));
+	check_err(multi_link(fentry, ids, NULL, 2, 0, 0), EBUSY,
+		  "fentry.multi on both aliases, one held by a plain link");
+	check_err(multi_link(fentry, &ids[1], NULL, 1, 0, 0), EBUSY,
+		  "fentry.multi on the other alias, one held by a plain link");
+	seen = call_munlockall(skel);
+	check(seen == 2, "refused fentry_a saw nothing: %llu calls", (unsigned long long)seen);
+	if (err >= 0)
+		close(err);
+	if (plain >= 0)
+		close(plain);
+	check(enabled_funcs_matching("sys_munlockall") == 0, "nothing left traced");
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
 /* pin PATH: fentry_a on bpf_fentry_test1, 2 and 3 with cookies 7, 8 and 9
  * (given in the order 3, 1, 2), pinned at PATH, for the bpftool tests.
  */
@@ -1437,6 +1536,8 @@ int main(int argc, char **argv)
 		test_intersect(argc > 2 ? strtoul(argv[2], NULL, 0) : (unsigned int)getpid(), 3);
 	else if (!strcmp(test, "errors"))
 		test_errors();
+	else if (!strcmp(test, "aliases"))
+		test_aliases();
 	else if (!strcmp(test, "pin") && argc > 2)
 		pin_link(argv[2]);
 	else {
