@@ -64,6 +64,13 @@ teardown_file() {
 	multi errors
 }
 
+@test "20000 random BPF_LINK_CREATE inputs (fixed seed): each a link or a documented errno, no kernel splat" {
+	run link_fuzz 20000 1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "link_fuzz: 20000 calls (seed 1): "* ]]
+}
+
 @test "aliases of one address (__x64_sys_X, __do_sys_X): the second is EBUSY, in one link or two, and calls go on" {
 	multi aliases
 }

@@ -9,9 +9,7 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	local dir
-	dir=$(pin_dir)
-	bpftool prog loadall "$PROGS/link_attach.bpf.o" "$dir/progs" pinmaps "$dir/maps"
+	link_attach_load "$(pin_dir)"
 }
 
 setup() {

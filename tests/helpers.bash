@@ -58,3 +58,10 @@ ksym_addr() {
 testmod_load() {
 	grep -q '^bpf_testmod ' /proc/modules || modprobe -d "$BUILD/install" bpf_testmod
 }
+
+# Load tests/progs/link_attach.bpf.c (the programs bpftool link attach
+# tests use) with its programs pinned under DIR/progs and maps under
+# DIR/maps.
+link_attach_load() {
+	bpftool prog loadall "$PROGS/link_attach.bpf.o" "$1/progs" pinmaps "$1/maps"
+}

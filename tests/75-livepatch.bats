@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# tracing_multi links and live patching on the same function: the kernel's
+# sample live patch (livepatch-sample.ko) replaces cmdline_proc_show, and
+# fentry.multi/fexit.multi links on it attach before or after the patch,
+# see every call, and the patch loads and unloads around them, also while
+# a link on thousands of functions attaches and detaches.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+LP=/sys/kernel/livepatch/livepatch_sample
+
+setup_file() {
+	link_attach_load "$(pin_dir)"
+}
+
+setup() {
+	dir=$(pin_dir)
+	bss=$(pinned_map "$dir/maps" bss)
+}
+
+teardown() {
+	rm -rf "$dir"/link*
+	lp_unload
+}
+
+teardown_file() {
+	rm -rf "$(pin_dir)"
+}
+
+# As in 70-bpftool-link-attach.bats: link_attach.bpf.c's .bss, per cookie.
+entry_hits=() exit_hits=() exit_ret=()
+snap() {
+	eval "$(bpftool -j map dump pinned "$bss" | jq -r '.[0].formatted.value[".bss"][] |
+		to_entries[] | select(.key != "entry_arg0") | "\(.key)=(\(.value | map(tostring) | join(" ")))"')"
+}
+
+# Wait (up to 60 s) for the live patch's transition to end; a disabled
+# patch's sysfs folder goes away when its unpatching ends.
+lp_settle() {
+	local t end=$((SECONDS + 60))
+	while ((SECONDS < end)); do
+		# read, not cat: a process costs about a second in the TCG guest
+		{ read -r t <"$LP/transition"; } 2>/dev/null || return 0
+		[[ $t == 1 ]] || return 0
+		sleep 0.2
+	done
+	echo "live patch transition still running after 60 s" >&2
+	return 1
+}
+
+lp_load() {
+	modprobe -d "$BUILD/install" livepatch-sample
+	[[ $(cat "$LP/enabled") == 1 ]]
+	lp_settle
+}
+
+lp_unload() {
+	grep -q '^livepatch_sample ' /proc/modules || return 0
+	if [[ -d $LP ]]; then
+		echo 0 >"$LP/enabled"
+		lp_settle
+	fi
+	modprobe -r -d "$BUILD/install" livepatch-sample
+}
+
+# cat /proc/cmdline, check whether it's the live patch's text (patched) or
+# the kernel's (unpatched), then check that the links saw that one call.
+call_cmdline() {
+	local want=$1 out e x
+	snap
+	e=${entry_hits[1]} x=${exit_hits[2]}
+	out=$(cat /proc/cmdline)
+	echo "cmdline: $out"
+	if [[ $want == patched ]]; then
+		[[ $out == "this has been live patched" ]]
+	else
+		[[ $out != "this has been live patched" ]]
+	fi
+	snap
+	[ "${entry_hits[1]}" -eq $((e + 1)) ]
+	[ "${exit_hits[2]}" -eq $((x + 1)) ]
+	[ "${exit_ret[2]}" -eq 0 ]
+}
+
+attach_both() {
+	bpftool link attach tracing_multi name tm_entry func cmdline_proc_show cookie 1 pinned "$dir/link_entry"
+	bpftool link attach tracing_multi name tm_exit func cmdline_proc_show cookie 2 pinned "$dir/link_exit"
+}
+
+@test "live patch first: fentry.multi and fexit.multi attach to the patched function, see each call, outlive the patch" {
+	lp_load
+	attach_both
+	call_cmdline patched
+	lp_unload
+	call_cmdline unpatched
+	rm "$dir"/link_*
+	run grep -c '^cmdline_proc_show ' /sys/kernel/tracing/enabled_functions
+	[ "$output" -eq 0 ]
+}
+
+@test "links first: the live patch loads on the traced function, and unloads, the links seeing each call" {
+	attach_both
+	call_cmdline unpatched
+	lp_load
+	call_cmdline patched
+	lp_unload
+	call_cmdline unpatched
+}
+
+@test "the live patch loads and unloads while a link on thousands of functions attaches and detaches" {
+	local pid n
+	(
+		for _ in {1..4}; do
+			bpftool link attach tracing_multi name tm_exit pattern 'proc_*' pattern 'sysfs_*' \
+				pattern 'seq_*' pattern 'kernfs_*' pattern 'pci_*' pattern 'tty_*' \
+				func cmdline_proc_show cookie 3 pinned "$dir/link_big" || exit 1
+			rm "$dir/link_big"
+		done
+	) &
+	pid=$!
+	for _ in 1 2; do
+		lp_load
+		[[ $(cat /proc/cmdline) == "this has been live patched" ]]
+		lp_unload
+	done
+	wait "$pid"
+	attach_both
+	call_cmdline unpatched
+	n=$(grep -c '^cmdline_proc_show ' /sys/kernel/tracing/enabled_functions || true)
+	[ "$n" -eq 1 ]
+}
