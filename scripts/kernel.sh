@@ -3,13 +3,14 @@
 #   guest: allnoconfig + qemu/config/{base,debug}.config (lock checkers on);
 #          outputs build/bzImage, build/vmlinux, modules in build/install/lib/modules
 #   bench: the same without the lock checkers; outputs under build/bench/
+#   stress: guest + KASAN, kmemleak, fault injection; outputs under build/stress/
 # Objects live in build/kbuild/FLAVOUR (out of tree), compiled through ccache.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: kernel.sh guest|bench}
+flavour=${1:?usage: kernel.sh guest|bench|stress}
 list=$TOP/qemu/config/$flavour
-[[ -f $list && $flavour != *.config ]] || die "unknown kernel flavour '$flavour' (want guest or bench)"
+[[ -f $list && $flavour != *.config ]] || die "unknown kernel flavour '$flavour' (want guest, bench or stress)"
 obj=$BUILD/kbuild/$flavour
 mkdir -p "$obj"
 

@@ -5,7 +5,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: testmod.sh guest|bench}
+flavour=${1:?usage: testmod.sh guest|bench|stress}
 kobj=$BUILD/kbuild/$flavour
 [[ -f $kobj/Module.symvers ]] || die "no $flavour kernel build with Module.symvers: run make kernel"
 src=$BUILD/testmod/$flavour

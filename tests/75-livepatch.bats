@@ -50,7 +50,7 @@ lp_settle() {
 }
 
 lp_load() {
-	modprobe -d "$BUILD/install" livepatch-sample
+	modprobe -d "$MODROOT" livepatch-sample
 	[[ $(cat "$LP/enabled") == 1 ]]
 	lp_settle
 }
@@ -61,7 +61,7 @@ lp_unload() {
 		echo 0 >"$LP/enabled"
 		lp_settle
 	fi
-	modprobe -r -d "$BUILD/install" livepatch-sample
+	modprobe -r -d "$MODROOT" livepatch-sample
 }
 
 # cat /proc/cmdline, check whether it's the live patch's text (patched) or

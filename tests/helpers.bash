@@ -6,6 +6,9 @@ BUILD=$TOP/build
 PROGS=$BUILD/tests
 BIN=$PROGS/bin
 export PATH=$BUILD/install/bin:$BIN:$PATH
+# Where the booted kernel's modules are installed (make stress boots another
+# kernel of the same release, with its own modules).
+MODROOT=${TM_MODROOT:-$BUILD/install}
 
 # A bpffs folder of this test file's own, removed by teardown_file.
 pin_dir() {
@@ -56,7 +59,7 @@ ksym_addr() {
 # Load bpf_testmod from the modules built with the kernel (the host's
 # /lib/modules is not the guest's).
 testmod_load() {
-	grep -q '^bpf_testmod ' /proc/modules || modprobe -d "$BUILD/install" bpf_testmod
+	grep -q '^bpf_testmod ' /proc/modules || modprobe -d "$MODROOT" bpf_testmod
 }
 
 # Load tests/progs/link_attach.bpf.c (the programs bpftool link attach
