@@ -115,6 +115,9 @@ attach_both() {
 			bpftool link attach tracing_multi name tm_exit pattern 'proc_*' pattern 'sysfs_*' \
 				pattern 'seq_*' pattern 'kernfs_*' pattern 'pci_*' pattern 'tty_*' \
 				func cmdline_proc_show cookie 3 pinned "$dir/link_big" || exit 1
+			# detach first: an unpinned link is released later, by a
+			# workqueue, and the next attach of tm_exit would find it
+			bpftool link detach pinned "$dir/link_big" || exit 1
 			rm "$dir/link_big"
 		done
 	) &
