@@ -31,6 +31,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include "plain_fentry.h"
 
 #define LIMIT (1U << 20)
 
@@ -52,12 +53,7 @@ static uint32_t pick(uint32_t n)
 
 static int prog_load(enum bpf_prog_type type, enum bpf_attach_type eat, __u32 btf_id)
 {
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, o, .expected_attach_type = eat, .attach_btf_id = btf_id);
-	int fd = bpf_prog_load(type, "fuzz", "GPL", insns, 2, &o);
+	int fd = load_return0(type, eat, btf_id);
 
 	if (fd < 0) {
 		fprintf(stderr, "link_fuzz: loading a program (type %d, attach %d): %s\n",
