@@ -1482,6 +1482,264 @@ static int test_aliases(void)
 	return 0;
 }
 
+/*
+ * faults each|spread [BIG_LINK]: the allocations of a tracing_multi attach,
+ * then of its detach, failed one at a time with /proc/thread-self/fail-nth
+ * (the stress kernel: tests/stress/run makes failslab, and fail_page_alloc,
+ * take GFP_KERNEL allocations). An attach must either fail with ENOMEM and
+ * leave nothing traced, or make a link that works; a detach must leave
+ * nothing traced whatever failed. "each" fails every allocation of the
+ * small cases in turn, "spread" their first and last ten and ten in
+ * between (for fail_page_alloc, where each page of a vmalloc() counts);
+ * the big case is always spread.
+ *
+ * Cases: fentry.multi and fexit.multi on bpf_fentry_test1..10 while
+ * another fentry.multi link holds bpf_fentry_test1..3 (new trampolines,
+ * and images of existing ones modified: every ftrace update kind), with
+ * cookies; and, with BIG_LINK (a pinned link on thousands of functions),
+ * a link on its functions (the one-pass kallsyms lookup, the batched image
+ * write), with faults at its first, last and evenly spread allocations.
+ */
+static int fail_nth_fd = -1;
+
+static void fail_nth_set(unsigned int n)
+{
+	char buf[16];
+	int len = snprintf(buf, sizeof(buf), "%u", n);
+
+	if (pwrite(fail_nth_fd, buf, len, 0) != len) {
+		fprintf(stderr, "fail-nth: %s\n", strerror(errno));
+		exit(2);
+	}
+}
+
+/* Fault points left before the fault (0: it was injected); disarms */
+static unsigned int fail_nth_left(void)
+{
+	char buf[16] = {};
+
+	if (pread(fail_nth_fd, buf, sizeof(buf) - 1, 0) < 0) {
+		fprintf(stderr, "fail-nth: %s\n", strerror(errno));
+		exit(2);
+	}
+	fail_nth_set(0);
+	return strtoul(buf, NULL, 10);
+}
+
+struct fault_case {
+	const char *name;
+	struct bpf_program *prog;
+	int slot;
+	const __u32 *ids;
+	const __u64 *cookies;
+	__u32 cnt;
+	int traced;		/* functions traced without the link */
+	const char *part;	/* enabled_functions lines counted */
+};
+
+/* More fault points than any call has: counts them without a fault */
+#define FAULT_COUNT_ALL 1000000000U
+
+static int fault_link_create(const struct fault_case *c, unsigned int nth, unsigned int *left)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o);
+	int fd, err;
+
+	o.tracing_multi.ids = c->ids;
+	o.tracing_multi.cookies = c->cookies;
+	o.tracing_multi.cnt = c->cnt;
+	fail_nth_set(nth);
+	fd = bpf_link_create(bpf_program__fd(c->prog), 0,
+			     bpf_program__expected_attach_type(c->prog), &o);
+	err = errno;
+	*left = fail_nth_left();
+	errno = err;
+	return fd;
+}
+
+/* Whether c's program sees each call of bpf_fentry_test1..10 (linked) or none */
+static bool fault_calls_ok(struct tracing_multi *skel, const struct fault_case *c, bool linked)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, topts);
+	int i, want;
+
+	if (c->cnt != NR_TEST)
+		return true;	/* the big case: no test function in it */
+	memset(skel->bss->hits, 0, sizeof(skel->bss->hits));
+	memset(skel->bss->cookie, 0, sizeof(skel->bss->cookie));
+	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.fentry_all), &topts))
+		return false;
+	for (i = 0; i < NR_TEST; i++) {
+		want = linked;
+		if (skel->bss->hits[c->slot][i] != (__u64)want ||
+		    skel->bss->cookie[c->slot][i] != (linked ? c->cookies[i] : 0) ||
+		    skel->bss->hits[5][i] != (i < 3))	/* the other link */
+			return false;
+	}
+	return !skel->bss->bad[c->slot] && !skel->bss->bad[5];
+}
+
+/* One attach with fault nth; true while there are more fault points */
+static bool fault_attach_one(struct tracing_multi *skel, const struct fault_case *c,
+			     unsigned int nth, int *enomem, int *links)
+{
+	unsigned int left;
+	int fd, err;
+
+	fd = fault_link_create(c, nth, &left);
+	err = fd < 0 ? errno : 0;
+	if (fd < 0) {
+		check(err == ENOMEM, "%s: attach with fault %u: %s (want a link or ENOMEM)",
+		      c->name, nth, errname(err));
+		(*enomem)++;
+		check(enabled_funcs_matching(c->part) == c->traced && fault_calls_ok(skel, c, false),
+		      "%s: failed attach (fault %u) left %d functions traced (want %d) or calls seen",
+		      c->name, nth, enabled_funcs_matching(c->part), c->traced);
+	} else {
+		(*links)++;
+		check(fault_calls_ok(skel, c, true) &&
+		      enabled_funcs_matching(c->part) == c->traced + (int)c->cnt - 3 * (c->cnt == NR_TEST),
+		      "%s: link made with fault %u (%s) sees each call with its cookie",
+		      c->name, nth, left ? "not injected" : "injected");
+		close(fd);
+		check(enabled_funcs_matching(c->part) == c->traced && fault_calls_ok(skel, c, false),
+		      "%s: closing the link made with fault %u leaves %d functions traced (want %d)",
+		      c->name, nth, enabled_funcs_matching(c->part), c->traced);
+	}
+	return left == 0;
+}
+
+/* Attach without fault, detach (BPF_LINK_DETACH, or close) with fault nth */
+static bool fault_detach_one(struct tracing_multi *skel, const struct fault_case *c,
+			     unsigned int nth, bool by_close)
+{
+	unsigned int left;
+	int fd, err = 0;
+
+	fd = fault_link_create(c, 0, &left);
+	if (!check(fd >= 0, "%s: attach: %s", c->name, errname(fd < 0 ? errno : 0)))
+		return false;
+	fail_nth_set(nth);
+	if (by_close)
+		close(fd);
+	else
+		err = bpf_link_detach(fd) ? errno : 0;
+	left = fail_nth_left();
+	check(!err, "%s: BPF_LINK_DETACH with fault %u: %s", c->name, nth, errname(err));
+	check(enabled_funcs_matching(c->part) == c->traced && fault_calls_ok(skel, c, false),
+	      "%s: %s with fault %u left %d functions traced (want %d) or calls seen", c->name,
+	      by_close ? "close" : "BPF_LINK_DETACH", nth, enabled_funcs_matching(c->part),
+	      c->traced);
+	if (!by_close)
+		close(fd);
+	return left == 0;
+}
+
+/* The faults of a case: all of them, or for a big one its first and last
+ * allocations and a spread of those in between.
+ */
+static unsigned int fault_next(unsigned int nth, unsigned int total, bool each)
+{
+	const unsigned int edge = 10, spread = 10;
+	unsigned int step;
+
+	if (each || total <= 2 * edge + spread || nth < edge || nth + edge >= total)
+		return nth + 1;
+	step = (total - 2 * edge) / spread;
+	return nth + step < total - edge ? nth + step : total - edge;
+}
+
+static void fault_case_run(struct tracing_multi *skel, const struct fault_case *c, bool each)
+{
+	unsigned int nth, left, total_attach, total_detach;
+	int fd, enomem = 0, links = 0, detaches = 0, before = failures;
+
+	/* The fault points of a fault-free attach and detach */
+	fd = fault_link_create(c, FAULT_COUNT_ALL, &left);
+	if (!check(fd >= 0, "%s: attach: %s", c->name, errname(fd < 0 ? errno : 0)))
+		return;
+	total_attach = FAULT_COUNT_ALL - left;
+	fail_nth_set(FAULT_COUNT_ALL);
+	bpf_link_detach(fd);
+	total_detach = FAULT_COUNT_ALL - fail_nth_left();
+	close(fd);
+
+	for (nth = 1; nth <= total_attach + 1; nth = fault_next(nth, total_attach, each))
+		if (!fault_attach_one(skel, c, nth, &enomem, &links) || failures > before + 5)
+			break;
+	for (nth = 1; nth <= total_detach + 1; nth = fault_next(nth, total_detach, each)) {
+		detaches++;
+		if (!fault_detach_one(skel, c, nth, nth & 1) || failures > before + 5)
+			break;
+	}
+	check(failures == before,
+	      "%s: %u allocations on attach, %u on detach; %d attaches with a fault: %d ENOMEM, %d links; %d detaches with a fault, nothing left traced",
+	      c->name, total_attach, total_detach, enomem + links, enomem, links, detaches);
+}
+
+static int test_faults(const char *mode, const char *big_pin)
+{
+	bool each = !strcmp(mode, "each");
+
+	struct tracing_multi *skel = open_load();
+	__u64 cookies[NR_TEST] = { 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+	__u32 ids[NR_TEST], *big_ids = NULL;
+	struct bpf_link *other;
+	struct fault_case c;
+	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+
+	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth_fd < 0) {
+		fprintf(stderr, "/proc/thread-self/fail-nth: %s (a kernel with CONFIG_FAULT_INJECTION)\n",
+			strerror(errno));
+		exit(2);
+	}
+	get_test_ids(ids);
+	opts.ids = ids;
+	opts.cnt = 3;
+	other = bpf_program__attach_tracing_multi(skel->progs.fentry_b, NULL, &opts);
+	if (!check(other, "fentry.multi on bpf_fentry_test1..3: %s", errname(other ? 0 : errno)))
+		goto out;
+
+	c = (struct fault_case){ "fentry.multi", skel->progs.fentry_a, 4, ids, cookies, NR_TEST,
+				 3, "bpf_fentry_test" };
+	fault_case_run(skel, &c, each);
+	c.name = "fexit.multi";
+	c.prog = skel->progs.fexit_a;
+	c.slot = 6;
+	fault_case_run(skel, &c, each);
+
+	if (big_pin) {
+		struct bpf_link_info info;
+		int fd = bpf_obj_get(big_pin), err;
+		__u32 n;
+
+		err = fd < 0 ? -errno : link_info(fd, &info, NULL, NULL, NULL, 0);
+		n = err ? 0 : info.tracing_multi.count;
+		big_ids = calloc(n ?: 1, sizeof(*big_ids));
+		if (!err)
+			err = link_info(fd, &info, big_ids, NULL, NULL, n);
+		if (fd >= 0) {
+			bpf_link_detach(fd);
+			close(fd);
+		}
+		if (check(!err && n > 2048, "%s: %u functions (%s; want more than 2048)", big_pin,
+			  n, errname(err))) {
+			c = (struct fault_case){ "big fexit.multi", skel->progs.fexit_b, 7, big_ids,
+						 NULL, n, 0, "" };
+			/* everything traced, ours and others (the fentry_b link) */
+			c.traced = enabled_funcs_matching("");
+			fault_case_run(skel, &c, false);
+		}
+	}
+out:
+	bpf_link__destroy(other);
+	free(big_ids);
+	tracing_multi__destroy(skel);
+	check(enabled_test_funcs() == 0, "nothing left traced");
+	return 0;
+}
+
 /* pin PATH: fentry_a on bpf_fentry_test1, 2 and 3 with cookies 7, 8 and 9
  * (given in the order 3, 1, 2), pinned at PATH, for the bpftool tests.
  */
@@ -1538,11 +1796,13 @@ int main(int argc, char **argv)
 		test_errors();
 	else if (!strcmp(test, "aliases"))
 		test_aliases();
+	else if (!strcmp(test, "faults") && argc > 2)
+		test_faults(argv[2], argc > 3 ? argv[3] : NULL);
 	else if (!strcmp(test, "pin") && argc > 2)
 		pin_link(argv[2]);
 	else {
 		fprintf(stderr, "usage: %s skel|pattern|ids|cookies|linkinfo|linkinfo_uffd|detach|module [PIN_DIR]|"
-			"intersect [SEED]|errors|pin PATH\n", argv[0]);
+			"intersect [SEED]|errors|aliases|faults each|spread [BIG_LINK]|pin PATH\n", argv[0]);
 		return 2;
 	}
 	btf__free(vmlinux_btf);
