@@ -4,6 +4,7 @@
 #   make test            the bats suite in the guest (TAP: build/test-results.tap)
 #   make shell           an interactive shell in the guest
 #   make bench           attach/detach timings: tracing_multi vs fentry vs kprobe_multi
+#   make latency         how long attaching everything keeps a real-time task waiting
 #   make stress          the stress scenarios on a KASAN/lockdep/kmemleak kernel
 #   make tree            build/linux: Debian's source + the patch queues, as git commits
 #   make export-patches  regenerate the patch queues from build/linux's commits
@@ -19,7 +20,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/scripts
 
 .PHONY: all deps tree kernel tools testmod test-progs guest-deps \
-	test run shell bench-kernel bench stress-kernel stress export-patches lint clean distclean
+	test run shell bench-kernel bench latency stress-kernel stress export-patches lint clean distclean
 
 all: guest-deps
 
@@ -63,8 +64,16 @@ bench-kernel: tree
 	@$(SCRIPTS)/kernel.sh bench
 
 bench: bench-kernel test-progs
-	@bash -o pipefail -c '$(TOP)/qemu/run --smp 1 --kernel $(BUILD)/bench/bzImage --timeout 3000 -- \
+	@bash -o pipefail -c '$(TOP)/qemu/run --smp 1 --kernel $(BUILD)/bench/bzImage --timeout 3000 \
+		--console $(BUILD)/bench/console.log -- \
 		build/tests/bin/bench_attach | tee $(BUILD)/bench-results.txt'
+
+# The longest stretch an attach or detach on all traceable functions keeps a
+# waiting real-time task off the CPU (bench_attach's BENCH_LATENCY mode; see
+# docs/benchmarks.md, "Preemption latency").
+latency: bench-kernel test-progs
+	@$(TOP)/qemu/run --smp 1 --kernel $(BUILD)/bench/bzImage --timeout 3000 \
+		--console $(BUILD)/bench/console.log -- env BENCH_LATENCY=1 build/tests/bin/bench_attach
 
 # tests/stress/run in a guest booted from the stress kernel (guest config +
 # KASAN, kmemleak, fault injection), two vCPUs on one host thread (QEMU 7.2's
@@ -81,7 +90,8 @@ stress-kernel: tree
 
 stress: stress-kernel test-progs
 	@$(TOP)/qemu/run --kernel $(BUILD)/stress/bzImage --smp 2 --mem 4G --tcg-thread single \
-		--append pci=noacpi --timeout 5400 -- tests/stress/run $(STRESS_SECONDS)
+		--append pci=noacpi --timeout 5400 --console $(BUILD)/stress/console.log -- \
+		tests/stress/run $(STRESS_SECONDS)
 
 export-patches:
 	@$(SCRIPTS)/export-patches.sh

@@ -29,8 +29,20 @@
  * prints the medians: a steady load to run under perf record.
  * BENCH_VERBOSE=1 also prints each tracing_multi and kprobe_multi attach's
  * wall time, this process's CPU time and all CPUs' busy time.
+ *
+ * BENCH_LATENCY=1 measures how long the attach and detach of everything
+ * keep the CPU from a waiting real-time task: a SCHED_FIFO thread on the
+ * CPU of the attaching thread sleeps 1 ms at a time and records how late
+ * it wakes, while nothing runs, then during 5 tracing_multi and then 5
+ * kprobe_multi attaches and detaches of all candidates. On a kernel
+ * without full preemption (the bench kernel is PREEMPT_NONE, the worst
+ * case of Debian's PREEMPT_DYNAMIC), the longest wake-up delay is the
+ * longest stretch the attach or detach runs without a resched point.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -471,6 +483,112 @@ static void print_ratio(double a, double b)
 	printf(" %9.1fx", b > 0 ? a / b : 0);
 }
 
+/* BENCH_LATENCY: the wake-up delays of a SCHED_FIFO thread */
+static volatile bool lat_stop;
+static double lat_max;		/* longest delay since lat_reset(), s */
+static double lat_sum;
+static unsigned long lat_n;
+
+static void lat_reset(void)
+{
+	lat_max = 0;
+	lat_sum = 0;
+	lat_n = 0;
+}
+
+static void *lat_thread(void *arg)
+{
+	const long period_ns = 1000 * 1000;
+	struct timespec next, woke;
+	double late;
+
+	(void)arg;
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (!lat_stop) {
+		next.tv_nsec += period_ns;
+		if (next.tv_nsec >= 1000000000L) {
+			next.tv_nsec -= 1000000000L;
+			next.tv_sec++;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &woke);
+		late = (woke.tv_sec - next.tv_sec) + (woke.tv_nsec - next.tv_nsec) / 1e9;
+		if (late > lat_max)
+			lat_max = late;
+		lat_sum += late;
+		lat_n++;
+		/* after a long delay, start again from now */
+		if (late > period_ns / 1e9)
+			next = woke;
+	}
+	return NULL;
+}
+
+static void lat_print(const char *what)
+{
+	printf("%-36s | %9.2f | %9.3f | %8lu\n", what, lat_max * 1e3,
+	       lat_n ? lat_sum / lat_n * 1e3 : 0.0, lat_n);
+}
+
+static int bench_latency(const struct func *all, size_t n)
+{
+	struct sched_param sp = { .sched_priority = 50 };
+	pthread_attr_t attr;
+	cpu_set_t cpus;
+	pthread_t th;
+	int r, err;
+
+	/* the attaching thread and the waiting one share a CPU */
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	if (sched_setaffinity(0, sizeof(cpus), &cpus)) {
+		perror("sched_setaffinity");
+		return 2;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	err = pthread_create(&th, &attr, lat_thread, NULL);
+	if (err) {
+		fprintf(stderr, "SCHED_FIFO thread: %s\n", strerror(err));
+		return 2;
+	}
+	printf("# wake-up delay of a SCHED_FIFO thread sleeping 1 ms at a time, on the CPU of\n"
+	       "# the attaching thread, %zu functions\n", n);
+	printf("%-36s | %9s | %9s | %8s\n", "while", "max (ms)", "mean (ms)", "wake-ups");
+	settle();
+	lat_reset();
+	sleep(5);
+	lat_print("nothing (5 s)");
+	for (r = 0; r < 2; r++) {
+		attach_fn attach = r ? kmulti_attach : multi_attach;
+		double t0, t_attach = 0, t_detach = 0;
+		int i, fd;
+
+		settle();
+		lat_reset();
+		for (i = 0; i < REPS; i++) {
+			t0 = now();
+			fd = attach(all, n);
+			t_attach += now() - t0;
+			if (fd < 0) {
+				printf("# attach failed: %s\n", strerror(errno));
+				break;
+			}
+			t0 = now();
+			close(fd);
+			t_detach += now() - t0;
+		}
+		lat_print(r ? "kprobe_multi attach+detach (x5)" :
+			      "tracing_multi attach+detach (x5)");
+		printf("#   mean attach %.3f s, detach %.3f s\n", t_attach / REPS, t_detach / REPS);
+	}
+	lat_stop = true;
+	pthread_join(th, NULL);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t max_fentry = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
@@ -497,6 +615,11 @@ int main(int argc, char **argv)
 			       km.attach, km.detach);
 		}
 		return 0;
+	}
+	if (getenv("BENCH_LATENCY")) {
+		drop_refused(all, &n_all, multi_attach, "tracing_multi");
+		drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
+		return bench_latency(all, n_all);
 	}
 	if (getenv("BENCH_PROFILE_N")) {
 		n_all = strtoul(getenv("BENCH_PROFILE_N"), NULL, 0) < n_all ?
