@@ -54,11 +54,14 @@ static const char *const mod_funcs[NR_MOD] = {
 };
 
 static int failures;
+static bool quiet;	/* print failed checks only */
 
 static bool check(bool cond, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (cond && quiet)
+		return cond;
 	printf("%s: ", cond ? "ok" : "FAIL");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -1488,10 +1491,14 @@ static int test_aliases(void)
  * (the stress kernel: tests/stress/run makes failslab, and fail_page_alloc,
  * take GFP_KERNEL allocations). An attach must either fail with ENOMEM and
  * leave nothing traced, or make a link that works; a detach must leave
- * nothing traced whatever failed. "each" fails every allocation of the
- * small cases in turn, "spread" their first and last ten and ten in
- * between (for fail_page_alloc, where each page of a vmalloc() counts);
- * the big case is always spread.
+ * nothing traced whatever failed. "each" fails the first and last 100
+ * fault points of the small cases in turn (the link's own allocations and
+ * its first trampolines', the ftrace update's and the images' at the end;
+ * the trampolines in between repeat the same allocations) and 20 spread
+ * in between, "spread" the first and last 10 and 10 in between (with
+ * fail_page_alloc each page of a vmalloc() counts, and under kmemleak
+ * every slab allocation is two fault points: thousands per attach); the
+ * big case is always spread.
  *
  * Cases: fentry.multi and fexit.multi on bpf_fentry_test1..10 while
  * another fentry.multi link holds bpf_fentry_test1..3 (new trampolines,
@@ -1635,15 +1642,15 @@ static bool fault_detach_one(struct tracing_multi *skel, const struct fault_case
 	return left == 0;
 }
 
-/* The faults of a case: all of them, or for a big one its first and last
- * allocations and a spread of those in between.
+/* The faults of a case: its first and last 100 fault points ("each") or
+ * 10, each in turn, and 20 or 10 spread over those in between.
  */
 static unsigned int fault_next(unsigned int nth, unsigned int total, bool each)
 {
-	const unsigned int edge = 10, spread = 10;
+	const unsigned int edge = each ? 100 : 10, spread = each ? 20 : 10;
 	unsigned int step;
 
-	if (each || total <= 2 * edge + spread || nth < edge || nth + edge >= total)
+	if (total <= 2 * edge + spread || nth < edge || nth + edge >= total)
 		return nth + 1;
 	step = (total - 2 * edge) / spread;
 	return nth + step < total - edge ? nth + step : total - edge;
@@ -1653,6 +1660,7 @@ static void fault_case_run(struct tracing_multi *skel, const struct fault_case *
 {
 	unsigned int nth, left, total_attach, total_detach;
 	int fd, enomem = 0, links = 0, detaches = 0, before = failures;
+	time_t t0 = time(NULL);
 
 	/* The fault points of a fault-free attach and detach */
 	fd = fault_link_create(c, FAULT_COUNT_ALL, &left);
@@ -1663,6 +1671,10 @@ static void fault_case_run(struct tracing_multi *skel, const struct fault_case *
 	bpf_link_detach(fd);
 	total_detach = FAULT_COUNT_ALL - fail_nth_left();
 	close(fd);
+	fprintf(stderr, "%s: %u allocations on attach, %u on detach, faults %s\n", c->name,
+		total_attach, total_detach, each ? "at each" : "spread");
+
+	quiet = true;
 
 	for (nth = 1; nth <= total_attach + 1; nth = fault_next(nth, total_attach, each))
 		if (!fault_attach_one(skel, c, nth, &enomem, &links) || failures > before + 5)
@@ -1672,9 +1684,11 @@ static void fault_case_run(struct tracing_multi *skel, const struct fault_case *
 		if (!fault_detach_one(skel, c, nth, nth & 1) || failures > before + 5)
 			break;
 	}
+	quiet = false;
 	check(failures == before,
-	      "%s: %u allocations on attach, %u on detach; %d attaches with a fault: %d ENOMEM, %d links; %d detaches with a fault, nothing left traced",
-	      c->name, total_attach, total_detach, enomem + links, enomem, links, detaches);
+	      "%s: %u allocations on attach, %u on detach; %d attaches with a fault: %d ENOMEM, %d links; %d detaches with a fault, nothing left traced (%ld s)",
+	      c->name, total_attach, total_detach, enomem + links, enomem, links, detaches,
+	      (long)(time(NULL) - t0));
 }
 
 static int test_faults(const char *mode, const char *big_pin)
