@@ -22,7 +22,10 @@
  * BENCH_KPROBE_MULTI_ONLY=1 in the environment only attaches and detaches
  * one kprobe_multi link on all candidates, five times: the reproducer for
  * the stray int3 oops TCG guests with two vCPUs show when everything is
- * attached, without any tracing_multi code involved.
+ * attached, without any tracing_multi code involved. BENCH_KPROBE_MULTI_ONLY=busy
+ * also keeps a child process calling patched functions meanwhile (reading
+ * /proc/kallsyms, listing /sys): with two vCPUs on QEMU 7.2's multi-threaded
+ * TCG that oopses at once, on one TCG thread never (docs/benchmarks.md).
  *
  * BENCH_PROFILE_N=N attaches and detaches a tracing_multi link and a
  * kprobe_multi link, in turns, on the first N candidates 20 times each and
@@ -43,6 +46,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -608,11 +613,26 @@ int main(int argc, char **argv)
 	printf("# %zu candidate functions (vmlinux BTF x available_filter_functions)\n", n_all);
 	if (getenv("BENCH_KPROBE_MULTI_ONLY")) {
 		/* triage: the same attach of everything without tracing_multi */
+		pid_t busy = -1;
+
+		if (!strcmp(getenv("BENCH_KPROBE_MULTI_ONLY"), "busy")) {
+			busy = fork();
+			if (busy == 0) {
+				for (;;)
+					if (system("cat /proc/kallsyms /proc/self/status >/dev/null; "
+						   "ls -R /sys/kernel /sys/bus >/dev/null 2>&1") == -1)
+						_exit(1);
+			}
+		}
 		for (s = 0; s < 5; s++) {
 			struct result km = time_multi(kmulti_attach, all, n_all);
 
 			printf("kprobe_multi on %zu functions: attach %.4f detach %.4f\n", n_all,
 			       km.attach, km.detach);
+		}
+		if (busy > 0) {
+			kill(busy, SIGKILL);
+			waitpid(busy, NULL, 0);
 		}
 		return 0;
 	}
