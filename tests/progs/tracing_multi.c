@@ -1180,17 +1180,25 @@ static __u32 find_untraceable(const char **name)
 	return id < n ? id : 0;
 }
 
-static int multi_link(struct bpf_program *prog, const __u32 *ids, const __u64 *cookies, __u32 cnt,
-		      __u32 flags, int target_fd)
+/* A raw BPF_LINK_CREATE of prog's multi attach type: the link's fd or -errno */
+static int multi_link_fd(struct bpf_program *prog, const __u32 *ids, const __u64 *cookies,
+			 __u32 cnt, __u32 flags, int target_fd)
 {
 	LIBBPF_OPTS(bpf_link_create_opts, o, .flags = flags);
-	int fd;
 
 	o.tracing_multi.ids = ids;
 	o.tracing_multi.cookies = cookies;
 	o.tracing_multi.cnt = cnt;
-	fd = bpf_link_create(bpf_program__fd(prog), target_fd,
-			     bpf_program__expected_attach_type(prog), &o);
+	return bpf_link_create(bpf_program__fd(prog), target_fd,
+			       bpf_program__expected_attach_type(prog), &o);
+}
+
+/* The same, the link closed at once: 0 or -errno */
+static int multi_link(struct bpf_program *prog, const __u32 *ids, const __u64 *cookies, __u32 cnt,
+		      __u32 flags, int target_fd)
+{
+	int fd = multi_link_fd(prog, ids, cookies, cnt, flags, target_fd);
+
 	if (fd >= 0)
 		close(fd);
 	return fd >= 0 ? 0 : fd;
@@ -1541,6 +1549,7 @@ struct fault_case {
 	const __u64 *cookies;
 	__u32 cnt;
 	int traced;		/* functions traced without the link */
+	int shared;		/* of those, functions of the link too */
 	const char *part;	/* enabled_functions lines counted */
 };
 
@@ -1549,15 +1558,10 @@ struct fault_case {
 
 static int fault_link_create(const struct fault_case *c, unsigned int nth, unsigned int *left)
 {
-	LIBBPF_OPTS(bpf_link_create_opts, o);
 	int fd, err;
 
-	o.tracing_multi.ids = c->ids;
-	o.tracing_multi.cookies = c->cookies;
-	o.tracing_multi.cnt = c->cnt;
 	fail_nth_set(nth);
-	fd = bpf_link_create(bpf_program__fd(c->prog), 0,
-			     bpf_program__expected_attach_type(c->prog), &o);
+	fd = multi_link_fd(c->prog, c->ids, c->cookies, c->cnt, 0, 0);
 	err = errno;
 	*left = fail_nth_left();
 	errno = err;
@@ -1568,7 +1572,7 @@ static int fault_link_create(const struct fault_case *c, unsigned int nth, unsig
 static bool fault_calls_ok(struct tracing_multi *skel, const struct fault_case *c, bool linked)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, topts);
-	int i, want;
+	int i;
 
 	if (c->cnt != NR_TEST)
 		return true;	/* the big case: no test function in it */
@@ -1577,13 +1581,23 @@ static bool fault_calls_ok(struct tracing_multi *skel, const struct fault_case *
 	if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.fentry_all), &topts))
 		return false;
 	for (i = 0; i < NR_TEST; i++) {
-		want = linked;
-		if (skel->bss->hits[c->slot][i] != (__u64)want ||
+		if (skel->bss->hits[c->slot][i] != (__u64)linked ||
 		    skel->bss->cookie[c->slot][i] != (linked ? c->cookies[i] : 0) ||
 		    skel->bss->hits[5][i] != (i < 3))	/* the other link */
 			return false;
 	}
 	return !skel->bss->bad[c->slot] && !skel->bss->bad[5];
+}
+
+/* Nothing of c's link traced, its program sees no call: after @what */
+static void fault_check_clean(struct tracing_multi *skel, const struct fault_case *c,
+			      const char *what, unsigned int nth)
+{
+	int traced = enabled_funcs_matching(c->part);
+
+	check(traced == c->traced && fault_calls_ok(skel, c, false),
+	      "%s: %s with fault %u left %d functions traced (want %d) or calls seen", c->name,
+	      what, nth, traced, c->traced);
 }
 
 /* One attach with fault nth; true while there are more fault points */
@@ -1599,19 +1613,15 @@ static bool fault_attach_one(struct tracing_multi *skel, const struct fault_case
 		check(err == ENOMEM, "%s: attach with fault %u: %s (want a link or ENOMEM)",
 		      c->name, nth, errname(err));
 		(*enomem)++;
-		check(enabled_funcs_matching(c->part) == c->traced && fault_calls_ok(skel, c, false),
-		      "%s: failed attach (fault %u) left %d functions traced (want %d) or calls seen",
-		      c->name, nth, enabled_funcs_matching(c->part), c->traced);
+		fault_check_clean(skel, c, "failed attach", nth);
 	} else {
 		(*links)++;
 		check(fault_calls_ok(skel, c, true) &&
-		      enabled_funcs_matching(c->part) == c->traced + (int)c->cnt - 3 * (c->cnt == NR_TEST),
+		      enabled_funcs_matching(c->part) == c->traced + (int)c->cnt - c->shared,
 		      "%s: link made with fault %u (%s) sees each call with its cookie",
 		      c->name, nth, left ? "not injected" : "injected");
 		close(fd);
-		check(enabled_funcs_matching(c->part) == c->traced && fault_calls_ok(skel, c, false),
-		      "%s: closing the link made with fault %u leaves %d functions traced (want %d)",
-		      c->name, nth, enabled_funcs_matching(c->part), c->traced);
+		fault_check_clean(skel, c, "closing the link made", nth);
 	}
 	return left == 0;
 }
@@ -1633,10 +1643,7 @@ static bool fault_detach_one(struct tracing_multi *skel, const struct fault_case
 		err = bpf_link_detach(fd) ? errno : 0;
 	left = fail_nth_left();
 	check(!err, "%s: BPF_LINK_DETACH with fault %u: %s", c->name, nth, errname(err));
-	check(enabled_funcs_matching(c->part) == c->traced && fault_calls_ok(skel, c, false),
-	      "%s: %s with fault %u left %d functions traced (want %d) or calls seen", c->name,
-	      by_close ? "close" : "BPF_LINK_DETACH", nth, enabled_funcs_matching(c->part),
-	      c->traced);
+	fault_check_clean(skel, c, by_close ? "close" : "BPF_LINK_DETACH", nth);
 	if (!by_close)
 		close(fd);
 	return left == 0;
@@ -1716,7 +1723,7 @@ static int test_faults(const char *mode, const char *big_pin)
 		goto out;
 
 	c = (struct fault_case){ "fentry.multi", skel->progs.fentry_a, 4, ids, cookies, NR_TEST,
-				 3, "bpf_fentry_test" };
+				 3, 3, "bpf_fentry_test" };
 	fault_case_run(skel, &c, each);
 	c.name = "fexit.multi";
 	c.prog = skel->progs.fexit_a;
@@ -1740,7 +1747,7 @@ static int test_faults(const char *mode, const char *big_pin)
 		if (check(!err && n > 2048, "%s: %u functions (%s; want more than 2048)", big_pin,
 			  n, errname(err))) {
 			c = (struct fault_case){ "big fexit.multi", skel->progs.fexit_b, 7, big_ids,
-						 NULL, n, 0, "" };
+						 NULL, n, 0, 0, "" };
 			/* everything traced, ours and others (the fentry_b link) */
 			c.traced = enabled_funcs_matching("");
 			fault_case_run(skel, &c, false);
