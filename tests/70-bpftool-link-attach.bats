@@ -344,6 +344,41 @@ refused() {
 	run ! grep -q '^bpf_fentry_test1 ' /sys/kernel/tracing/enabled_functions
 }
 
+@test "link show skips a link still being created: the others listed, exit 0" {
+	# A link has an id from bpf_link_prime() on, but BPF_LINK_GET_FD_BY_ID
+	# gives EAGAIN until bpf_link_settle(): for a tracing_multi link, while
+	# all of its trampolines are built. First that this kernel does so:
+	# two links on ~2000 functions attach at once and link_ids sees one
+	# of them listed but unsettled.
+	local a b id first second
+	bpftool link attach tracing_multi name tm_exit pattern 'proc_*' pattern 'sysfs_*' \
+		pattern 'v9fs_*' pattern 'p9_*' pattern 'tty_*' pinned "$dir/link-a" &
+	a=$!
+	bpftool link attach tracing_multi name tm_exit pattern 'pci_*' \
+		pattern 'acpi_[a-z][a-z]_*' pattern 'blk_*' pattern 'uart_*' pinned "$dir/link-b" &
+	b=$!
+	id=$(link_ids unsettled 60000)
+	wait "$a"
+	wait "$b"
+	echo "link $id was unsettled; now $(link_ids state "$id")"
+	# A listing that meets such a link (made here to meet it for sure:
+	# the seconds this window lasts are shorter than bpftool's run in the
+	# guest) leaves it out and lists the rest; 6.12's and upstream's
+	# bpftool stopped with "can't get link by id" and exit status 255.
+	first=$(pinned_id link "$dir/link-a")
+	second=$(pinned_id link "$dir/link-b")
+	run env LD_PRELOAD="$PROGS/lib/fake_kernel.so" FAKE_KERNEL="unsettled_link:$first" \
+		bpftool -j link show
+	[ "$status" -eq 0 ]
+	jq -e --argjson f "$first" --argjson s "$second" \
+		'all(.[]; .id != $f) and any(.[]; .id == $s and .func_cnt > 500)' <<<"$output" >/dev/null
+	run env LD_PRELOAD="$PROGS/lib/fake_kernel.so" FAKE_KERNEL="unsettled_link:$first" \
+		bpftool link show
+	[ "$status" -eq 0 ]
+	grep -q "^$second: tracing_multi " <<<"$output"
+	run ! grep -q "^$first: " <<<"$output"
+}
+
 @test "pattern: functions the kernel still refuses are skipped, named on stderr and in JSON" {
 	# mem32_serial_in/out: static names kallsyms resolves to an untraced
 	# namesake, so the kernel answers ENOENT although ftrace lists them

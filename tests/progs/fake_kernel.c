@@ -6,6 +6,10 @@
  *                     of programs with the multi attach types (59, 60, 61)
  *                     and link creation with them fail with EINVAL, as on a
  *                     kernel that doesn't know these numbers.
+ *   unsettled_link:ID link ID is still being created: BPF_LINK_GET_FD_BY_ID
+ *                     of it fails with EAGAIN, as the kernel answers between
+ *                     bpf_link_prime() and bpf_link_settle() (for a
+ *                     tracing_multi link, while its trampolines are built).
  *
  * Used by tests/70-bpftool-link-attach.bats.
  */
@@ -31,6 +35,15 @@ static int fake(const char *what)
 	return mode && !strcmp(mode, what);
 }
 
+static int unsettled(__u32 id)
+{
+	const char *mode = getenv("FAKE_KERNEL");
+	const char *p = "unsettled_link:";
+
+	return mode && !strncmp(mode, p, strlen(p)) &&
+	       strtoul(mode + strlen(p), NULL, 10) == id;
+}
+
 long syscall(long nr, ...)
 {
 	static long (*real)(long, ...);
@@ -48,6 +61,11 @@ long syscall(long nr, ...)
 	    ((a[0] == BPF_PROG_LOAD && is_multi(attr->expected_attach_type)) ||
 	     (a[0] == BPF_LINK_CREATE && is_multi(attr->link_create.attach_type)))) {
 		errno = EINVAL;
+		return -1;
+	}
+	if (nr == __NR_bpf && a[0] == BPF_LINK_GET_FD_BY_ID &&
+	    unsettled(attr->link_id)) {
+		errno = EAGAIN;
 		return -1;
 	}
 	if (!real)
