@@ -45,6 +45,10 @@ unpack() {
 	git_l init -q -b main
 	git_l config core.abbrev 12
 	git_l config gc.auto 0
+	# New commits (make export-patches turns them into patches) are the
+	# team's, as their Signed-off-by lines say.
+	git_l config user.name "Tracing Multi Backport"
+	git_l config user.email tracing-multi@localhost
 	# Everything, even what the kernel's .gitignore names: it is the source.
 	git_l add -A -f
 	git_l commit -q -m "Debian linux-source-6.12 $KVER_DEB (pristine)"
