@@ -6,6 +6,7 @@
 #   make bench           attach/detach timings: tracing_multi vs fentry vs kprobe_multi
 #   make latency         how long attaching everything keeps a real-time task waiting
 #   make stress          the stress scenarios on a KASAN/lockdep/kmemleak kernel
+#   make regress         6.12's ftrace, live-patch and BPF selftests: unpatched vs patched
 #   make tree            build/linux: Debian's source + the patch queues, as git commits
 #   make export-patches  regenerate the patch queues from build/linux's commits
 #   make lint            shellcheck and checkpatch
@@ -20,7 +21,7 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/scripts
 
 .PHONY: all deps tree kernel tools testmod test-progs guest-deps \
-	test run shell bench-kernel bench latency stress-kernel stress export-patches lint clean distclean
+	test run shell bench-kernel bench latency stress-kernel stress regress export-patches lint clean distclean
 
 all: guest-deps
 
@@ -92,6 +93,13 @@ stress: stress-kernel test-progs
 	@$(TOP)/qemu/run --kernel $(BUILD)/stress/bzImage --smp 2 --mem 4G --tcg-thread single \
 		--append pci=noacpi --timeout 5400 --console $(BUILD)/stress/console.log -- \
 		tests/stress/run $(STRESS_SECONDS)
+
+# The unpatched (base tag) and the patched tree built with one config (the
+# guest's plus what 6.12's selftests ask for), each booted in turn to run
+# that tree's ftracetest, live-patch selftests and ftrace-ops benchmark
+# (scripts/regress.sh, tests/regress/run). Not part of make test.
+regress: tree
+	@$(SCRIPTS)/regress.sh
 
 export-patches:
 	@$(SCRIPTS)/export-patches.sh

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# scripts/regress.sh STEP...: make regress, 6.12's own selftests on the
+# unpatched and the patched kernel, built from one config.
+#   trees    build/regress/src/{base,patched}: git worktrees of build/linux
+#            at its `base` tag and at its HEAD (the applied queues)
+#   config   one .config for both: allnoconfig + qemu/config/base.config,
+#            the selftests' fragments (bpf/config, bpf/config.x86_64,
+#            ftrace/config, livepatch/config) and qemu/config/regress.config
+#   kernels  both kernels (objects in build/kbuild/regress-{base,patched}),
+#            their modules, and the out-of-tree test modules: 6.12's
+#            bpf_testmod and the livepatch selftests' test_modules
+#   run      boot each kernel in the guest: tests/regress/run
+#   report   build/regress/report.md: each test's result on both kernels,
+#            the kernel log reports of each, "regressions: N of M tests"
+# With no STEP, all of them.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+R=$BUILD/regress
+TREES=(base patched)
+FRAGMENTS=(
+	"$TOP/qemu/config/base.config"
+	tools/testing/selftests/bpf/config
+	tools/testing/selftests/bpf/config.x86_64
+	tools/testing/selftests/ftrace/config
+	tools/testing/selftests/livepatch/config
+	"$TOP/qemu/config/regress.config"
+)
+export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
+
+src_of() { echo "$R/src/$1"; }
+obj_of() { echo "$BUILD/kbuild/regress-$1"; }
+
+kmake() {
+	local tree=$1
+	shift
+	make -C "$(src_of "$tree")" O="$(obj_of "$tree")" -j"$(nproc)" -s \
+		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION="-regress-$tree" \
+		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
+		"$@"
+}
+
+# Worktrees rather than build/linux itself: the base tree is another
+# commit, and the patched one must not pick up uncommitted edits.
+trees() {
+	local tree rev src
+	[[ -d $LINUX/.git ]] || die "no build/linux: run make tree"
+	for tree in "${TREES[@]}"; do
+		if [[ $tree == base ]]; then rev=$(git -C "$LINUX" rev-parse base); else rev=$(git -C "$LINUX" rev-parse HEAD); fi
+		src=$(src_of "$tree")
+		if [[ ! -e $src/.git ]]; then
+			rm -rf "$src"
+			git -C "$LINUX" worktree prune
+			git -C "$LINUX" worktree add -q --detach "$src" "$rev"
+		elif [[ $(git -C "$src" rev-parse HEAD) != "$rev" ]]; then
+			git -C "$src" checkout -q -f --detach "$rev"
+		fi
+		log "$tree tree: $(git -C "$src" log -1 --format='%h %s')"
+	done
+}
+
+# The base tree's config, copied to the patched tree: the patches add no
+# user-visible option, so olddefconfig must give the same file there.
+config() {
+	local frag=$R/fragment.config f line bad=0 base patched
+	mkdir -p "$(obj_of base)" "$(obj_of patched)"
+	for f in "${FRAGMENTS[@]}"; do
+		[[ $f == /* ]] || f=$(src_of base)/$f
+		printf '# --- %s\n' "${f#"$R"/src/base/}"
+		cat "$f"
+	done >"$frag.new"
+	base=$(obj_of base)/.config
+	if cmp -s "$frag.new" "$frag" && [[ -f $base ]]; then
+		rm "$frag.new"
+	else
+		mv "$frag.new" "$frag"
+		kmake base allnoconfig KCONFIG_ALLCONFIG="$frag" 2>"$R/config.log" ||
+			{ cat "$R/config.log" >&2; die "allnoconfig failed"; }
+		# The fragments ask for more than allnoconfig can give (hardware
+		# of no use in the guest, options whose dependencies no fragment
+		# enables): list what did not survive (the last value a fragment
+		# gives each option counts), for docs/regressions.md, rather
+		# than fail.
+		while read -r line; do
+			case $line in
+			CONFIG_*=n) ;;
+			CONFIG_*=*) grep -qxF -- "$line" "$base" || { echo "$line"; bad=$((bad + 1)); } ;;
+			esac
+		done < <(grep '^CONFIG_' "$frag" | awk -F= '{ v[$1] = $0 } END { for (k in v) print v[k] }' | sort) \
+			>"$R/config.dropped"
+		log "config: $(grep -c '^CONFIG_.*=[ym]' "$base") options set; $bad lines of the fragments not in it (build/regress/config.dropped)"
+	fi
+	patched=$(obj_of patched)/.config
+	cp "$base" "$patched"
+	kmake patched olddefconfig
+	diff <(grep '^CONFIG_' "$base") <(grep '^CONFIG_' "$patched") >"$R/config.diff" || true
+	# Symbols only the patched tree has (selected by the series) are expected.
+	if grep -v -e '^[0-9]' -e '^> CONFIG_HAVE_SINGLE_FTRACE_DIRECT_OPS=y$' "$R/config.diff" | grep -q .; then
+		cat "$R/config.diff" >&2
+		die "the patched tree's config differs from the base tree's"
+	fi
+}
+
+kernels() {
+	local tree obj inst release
+	for tree in "${TREES[@]}"; do
+		obj=$(obj_of "$tree")
+		inst=$R/$tree
+		stage "build $tree kernel (bzImage, modules)" kmake "$tree" bzImage modules
+		release=$(cat "$obj/include/config/kernel.release")
+		rm -rf "$inst/lib/modules/$release"
+		kmake "$tree" modules_install INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= DEPMOD=/sbin/depmod >/dev/null
+		cp "$obj/arch/x86/boot/bzImage" "$inst/bzImage"
+		cp "$obj/vmlinux" "$inst/vmlinux"
+		echo "$release" >"$inst/kernel.release"
+		stage "build $tree bpf_testmod and livepatch test modules" test_modules "$tree"
+	done
+}
+
+# Out-of-tree modules of the tree's own selftests, built where the tests
+# look for them: bpf_testmod.ko beside test_progs, the livepatch
+# selftests' test_modules/*.ko in place.
+test_modules() {
+	local tree=$1 obj src
+	obj=$(obj_of "$tree")
+	src=$(src_of "$tree")/tools/testing/selftests
+	make -s -C "$obj" M="$src/bpf/bpf_testmod" CC="ccache gcc" -j"$(nproc)" modules
+	cp "$src/bpf/bpf_testmod/bpf_testmod.ko" "$src/bpf/"
+	make -s -C "$obj" M="$src/livepatch/test_modules" CC="ccache gcc" -j"$(nproc)" modules
+	gcc -O2 -o "$src/livepatch/test_klp-call_getpid" "$src/livepatch/test_klp-call_getpid.c"
+}
+
+# Both kernels run to the end whatever the first gives: qemu/run's exit
+# status (its health gate included) is kept for the report.
+run() {
+	local tree rc
+	for tree in "${TREES[@]}"; do
+		mkdir -p "$R/results/$tree"
+		rc=0
+		stage "selftests on the $tree kernel" \
+			"$TOP/qemu/run" --kernel "$R/$tree/bzImage" --smp 2 --tcg-thread single --mem 2G --timeout 7200 \
+			--console "$R/results/$tree/console.log" -- \
+			env TM_MODROOT="$R/$tree" tests/regress/run "$tree" "$(src_of "$tree")" "$(obj_of "$tree")" || rc=$?
+		echo "$rc" >"$R/results/$tree/rc"
+	done
+}
+
+# The kernel log's problem reports (qemu/run's health gate patterns), one
+# kind per line with its count.
+splats() {
+	local pat
+	pat=$(sed -n "s/^HEALTH='\(.*\)'$/\1/p" "$TOP/qemu/run")
+	grep -Eo "$pat" "$1" 2>/dev/null | sort | uniq -c | awk '{ $1 = $1 } 1' || true
+}
+
+# build/regress/report.md: per suite and test, the result on each kernel,
+# then the verdict lines.
+report() {
+	local b=$R/results/base p=$R/results/patched out=$R/report.md n m
+	[[ -f $b/results.tsv && -f $p/results.tsv ]] || die "no results of both kernels: run scripts/regress.sh run"
+	{
+		echo "| suite | test | base | patched |"
+		echo "|---|---|---|---|"
+		join -t $'\t' -a1 -a2 -e missing -o 0,1.2,2.2 \
+			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$b/results.tsv" | sort -t $'\t' -k1,1) \
+			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$p/results.tsv" | sort -t $'\t' -k1,1) |
+			awk -F'\t' '{ split($1, k, ": "); t = substr($1, length(k[1]) + 3)
+				mark = ($2 ~ /^(PASS|ok)$/ && $3 !~ /^(PASS|ok)$/) ? " **regression**" : ""
+				printf "| %s | %s | %s | %s%s |\n", k[1], t, $2, $3, mark }'
+		echo
+		echo "Kernel log reports (base / patched):"
+		echo
+		echo "- base: $(splats "$b/console.log" | paste -sd, - | sed 's/^$/none/')"
+		echo "- patched: $(splats "$p/console.log" | paste -sd, - | sed 's/^$/none/')"
+		echo
+	} >"$out.tmp"
+	n=$(grep -c '\*\*regression\*\*' "$out.tmp" || true)
+	m=$(grep -c '^| ' "$out.tmp" || true)
+	m=$((m - 1))
+	{
+		cat "$out.tmp"
+		echo "regressions: $n of $m tests"
+	} >"$out"
+	rm "$out.tmp"
+	cat "$out"
+}
+
+steps=("$@")
+((${#steps[@]})) || steps=(trees config kernels run report)
+mkdir -p "$R"
+for s in "${steps[@]}"; do
+	case $s in
+	trees | config | kernels | run | report) "$s" ;;
+	*) die "unknown step '$s' (want trees, config, kernels, run or report)" ;;
+	esac
+done
