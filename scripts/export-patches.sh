@@ -46,6 +46,7 @@ changed=0
 for q in "${QUEUES[@]}"; do
 	if ! queue_same "$TOP/$q" "$out/$q"; then
 		changed=1
+		mkdir -p "$TOP/$q"
 		find "$TOP/$q" -maxdepth 1 -name '*.patch' -delete
 		cp "$out/$q"/* "$TOP/$q/"
 		log "$q/: ${count[$q]} patches (updated)"
@@ -57,5 +58,5 @@ rm -rf "$out"
 
 # The queues now describe build/linux exactly: record that for make tree.
 "$TOP/scripts/tree.sh" --stamp-only
-[[ $changed == 1 ]] && log "review with: git status kernel bpftool docs bash-completion"
+[[ $changed == 1 ]] && log "review with: git status kernel bpftool docs bash-completion selftests"
 exit 0

@@ -7,7 +7,7 @@ BUILD=${BUILD:-$TOP/build}
 LINUX=$BUILD/linux
 
 # The patch queues, in the order they are applied onto the Debian tree.
-QUEUES=(kernel bpftool docs bash-completion)
+QUEUES=(kernel bpftool docs bash-completion selftests)
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -30,6 +30,7 @@ queue_of() {
 		tools/bpf/bpftool/Documentation/*) q=docs ;;
 		tools/bpf/bpftool/bash-completion/*) q=bash-completion ;;
 		tools/bpf/bpftool/* | tools/lib/bpf/*) q=bpftool ;;
+		tools/testing/selftests/*) q=selftests ;;
 		*) q=kernel ;;
 		esac
 		if [[ -n $queue && $q != "$queue" ]]; then

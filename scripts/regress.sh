@@ -9,6 +9,7 @@
 #   kernels  both kernels (objects in build/kbuild/regress-{base,patched}),
 #            their modules, and the out-of-tree test modules: 6.12's
 #            bpf_testmod and the livepatch selftests' test_modules
+#   test_progs  6.12's BPF test_progs from the base tree (clang-19)
 #   run      boot each kernel in the guest: tests/regress/run
 #   report   build/regress/report.md: each test's result on both kernels,
 #            the kernel log reports of each, "regressions: N of M tests"
@@ -117,17 +118,34 @@ kernels() {
 	done
 }
 
-# Out-of-tree modules of the tree's own selftests, built where the tests
-# look for them: bpf_testmod.ko beside test_progs, the livepatch
-# selftests' test_modules/*.ko in place.
+# Out-of-tree modules of the tree's own selftests, built in place:
+# bpf_testmod (tests/regress/run puts it beside test_progs), the livepatch
+# selftests' test_modules/*.ko and their getpid caller.
 test_modules() {
 	local tree=$1 obj src
 	obj=$(obj_of "$tree")
 	src=$(src_of "$tree")/tools/testing/selftests
 	make -s -C "$obj" M="$src/bpf/bpf_testmod" CC="ccache gcc" -j"$(nproc)" modules
-	cp "$src/bpf/bpf_testmod/bpf_testmod.ko" "$src/bpf/"
 	make -s -C "$obj" M="$src/livepatch/test_modules" CC="ccache gcc" -j"$(nproc)" modules
 	gcc -O2 -o "$src/livepatch/test_klp-call_getpid" "$src/livepatch/test_klp-call_getpid.c"
+}
+
+# Each tree's test_progs, built against its kernel's BTF with clang-19:
+# the base tree's runs on both kernels, the patched tree's (6.12's tests
+# plus upstream's tracing_multi tests, selftests/) gives the upstream
+# tests on the patched kernel. Left out of both:
+# prog_tests/bpf_attr_size.c, which includes a skeleton whose BPF source
+# 6.12's tree lacks (test_progs does not build with it).
+test_progs() {
+	local tree dir
+	for tree in "${TREES[@]}"; do
+		dir=$(src_of "$tree")/tools/testing/selftests/bpf
+		rm -f "$dir/prog_tests/bpf_attr_size.c"
+		stage "build the $tree tree's test_progs" \
+			make -C "$dir" -j"$(nproc)" -s test_progs CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
+			VMLINUX_BTF="$R/$tree/vmlinux" >"$R/test_progs-$tree.log" 2>&1 ||
+			{ tail -30 "$R/test_progs-$tree.log" >&2; die "test_progs did not build (build/regress/test_progs-$tree.log)"; }
+	done
 }
 
 # Both kernels run to the end whatever the first gives: qemu/run's exit
@@ -140,7 +158,7 @@ run() {
 		stage "selftests on the $tree kernel" \
 			"$TOP/qemu/run" --kernel "$R/$tree/bzImage" --smp 2 --tcg-thread single --mem 2G --timeout 7200 \
 			--console "$R/results/$tree/console.log" -- \
-			env TM_MODROOT="$R/$tree" tests/regress/run "$tree" "$(src_of "$tree")" "$(obj_of "$tree")" || rc=$?
+			env TM_MODROOT="$R/$tree" tests/regress/run "$tree" || rc=$?
 		echo "$rc" >"$R/results/$tree/rc"
 	done
 }
@@ -175,22 +193,24 @@ report() {
 		echo
 	} >"$out.tmp"
 	n=$(grep -c '\*\*regression\*\*' "$out.tmp" || true)
-	m=$(grep -c '^| ' "$out.tmp" || true)
-	m=$((m - 1))
+	m=$(grep -c '^| [a-z]' "$out.tmp" || true)
+	m=$((m - 1 - $(grep -c '^| upstream |' "$out.tmp" || true)))
 	{
 		cat "$out.tmp"
 		echo "regressions: $n of $m tests"
+		echo "upstream tracing_multi: $(awk -F'\t' '$1 == "upstream" && $3 == "OK"' "$p/results.tsv" | wc -l) passed," \
+			"$(awk -F'\t' '$1 == "upstream" && $3 == "FAIL"' "$p/results.tsv" | wc -l) failed"
 	} >"$out"
 	rm "$out.tmp"
 	cat "$out"
 }
 
 steps=("$@")
-((${#steps[@]})) || steps=(trees config kernels run report)
+((${#steps[@]})) || steps=(trees config kernels test_progs run report)
 mkdir -p "$R"
 for s in "${steps[@]}"; do
 	case $s in
-	trees | config | kernels | run | report) "$s" ;;
-	*) die "unknown step '$s' (want trees, config, kernels, run or report)" ;;
+	trees | config | kernels | test_progs | run | report) "$s" ;;
+	*) die "unknown step '$s' (want trees, config, kernels, test_progs, run or report)" ;;
 	esac
 done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make tree: build/linux as a git repository holding Debian's pristine
 # linux-source tree (commit tagged "base") plus one commit per patch of the
-# queues kernel/, bpftool/, docs/ and bash-completion/, applied with git am.
+# queues kernel/, bpftool/, docs/, bash-completion/ and selftests/, applied
+# with git am.
 #
 # Re-running is cheap: when the queues are unchanged nothing is touched.
 # When they changed, the tree is reset to "base" and the queues re-applied,
