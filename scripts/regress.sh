@@ -114,7 +114,8 @@ kernels() {
 		cp "$obj/arch/x86/boot/bzImage" "$inst/bzImage"
 		cp "$obj/vmlinux" "$inst/vmlinux"
 		echo "$release" >"$inst/kernel.release"
-		stage "build $tree bpf_testmod and livepatch test modules" test_modules "$tree"
+		test_modules "$tree"
+		log "$tree: bpf_testmod and the livepatch test modules built"
 	done
 }
 
@@ -205,12 +206,23 @@ report() {
 	cat "$out"
 }
 
-steps=("$@")
-((${#steps[@]})) || steps=(trees config kernels test_progs run report)
-mkdir -p "$R"
-for s in "${steps[@]}"; do
-	case $s in
-	trees | config | kernels | test_progs | run | report) "$s" ;;
-	*) die "unknown step '$s' (want trees, config, kernels, test_progs, run or report)" ;;
-	esac
-done
+main() {
+	local steps=("$@") s
+	((${#steps[@]})) || steps=(trees config kernels test_progs run report)
+	mkdir -p "$R"
+	for s in "${steps[@]}"; do
+		case $s in
+		trees) trees ;;
+		config) config ;;
+		kernels) kernels ;;
+		test_progs) test_progs ;;
+		run) run ;;
+		report) report ;;
+		*) die "unknown step '$s' (want trees, config, kernels, test_progs, run or report)" ;;
+		esac
+	done
+}
+
+# One line, read whole before it runs: the script can be edited during a
+# run of an hour or more without bash reading the new text mid-way.
+main "$@"; exit
