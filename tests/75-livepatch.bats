@@ -112,8 +112,8 @@ attach_both() {
 	local pid n
 	(
 		for _ in {1..4}; do
-			bpftool link attach tracing_multi name tm_exit pattern 'proc_*' pattern 'sysfs_*' \
-				pattern 'seq_*' pattern 'kernfs_*' pattern 'pci_*' pattern 'tty_*' \
+			bpftool link attach tracing_multi name tm_exit pattern 'pci_*' \
+				pattern 'acpi_[a-z][a-z]_*' pattern 'blk_*' pattern 'input_*' \
 				func cmdline_proc_show cookie 3 pinned "$dir/link_big" || exit 1
 			# detach first: an unpinned link is released later, by a
 			# workqueue, and the next attach of tm_exit would find it
