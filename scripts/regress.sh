@@ -180,17 +180,19 @@ report() {
 	{
 		echo "| suite | test | base | patched |"
 		echo "|---|---|---|---|"
-		join -t $'\t' -a1 -a2 -e missing -o 0,1.2,2.2 \
+		join -t $'\t' -a1 -a2 -e 'not run' -o 0,1.2,2.2 \
 			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$b/results.tsv" | sort -t $'\t' -k1,1) \
 			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$p/results.tsv" | sort -t $'\t' -k1,1) |
 			awk -F'\t' '{ split($1, k, ": "); t = substr($1, length(k[1]) + 3)
-				mark = ($2 ~ /^(PASS|ok)$/ && $3 !~ /^(PASS|ok)$/) ? " **regression**" : ""
+				mark = ($2 ~ /^(PASS|ok|OK)$/ && $3 !~ /^(PASS|ok|OK)$/) ? " **regression**" : ""
 				printf "| %s | %s | %s | %s%s |\n", k[1], t, $2, $3, mark }'
 		echo
 		echo "Kernel log reports (base / patched):"
 		echo
 		echo "- base: $(splats "$b/console.log" | paste -sd, - | sed 's/^$/none/')"
 		echo "- patched: $(splats "$p/console.log" | paste -sd, - | sed 's/^$/none/')"
+		echo "- on patched only: $(comm -13 <(splats "$b/console.log" | cut -d' ' -f2- | sort) \
+			<(splats "$p/console.log" | cut -d' ' -f2- | sort) | paste -sd, - | sed 's/^$/none/')"
 		echo
 	} >"$out.tmp"
 	n=$(grep -c '\*\*regression\*\*' "$out.tmp" || true)
