@@ -150,14 +150,17 @@ test_progs() {
 }
 
 # Both kernels run to the end whatever the first gives: qemu/run's exit
-# status (its health gate included) is kept for the report.
+# status (its health gate included) is kept for the report. Up to six
+# hours each: under TCG and lockdep, every switch of ftracetest to the
+# function tracers patches all functions and waits out rcu_tasks grace
+# periods (the first run's test 13 alone took over ten minutes).
 run() {
 	local tree rc
 	for tree in "${TREES[@]}"; do
 		mkdir -p "$R/results/$tree"
 		rc=0
 		stage "selftests on the $tree kernel" \
-			"$TOP/qemu/run" --kernel "$R/$tree/bzImage" --smp 2 --tcg-thread single --mem 2G --timeout 7200 \
+			"$TOP/qemu/run" --kernel "$R/$tree/bzImage" --smp 2 --tcg-thread single --mem 2G --timeout 21600 \
 			--console "$R/results/$tree/console.log" -- \
 			env TM_MODROOT="$R/$tree" tests/regress/run "$tree" || rc=$?
 		echo "$rc" >"$R/results/$tree/rc"
