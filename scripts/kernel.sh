@@ -19,12 +19,7 @@ mkdir -p "$obj"
 # here, not by a patch. Set, LOCALVERSION also keeps a git tree's "+" off.
 LOCALVERSION=-tracing-multi
 
-kmake() {
-	make -C "$LINUX" O="$obj" -j"$(nproc)" -s \
-		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION="$LOCALVERSION" \
-		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
-		"$@"
-}
+kmake() { kbuild "$LINUX" "$obj" "$LOCALVERSION" "$@"; }
 
 # The fragment this flavour is made of, as one file.
 frag=$obj/fragment.config
@@ -35,21 +30,16 @@ if ! cmp -s "$frag.new" "$frag" || [[ ! -f $obj/.config ]]; then
 	stage "configure $flavour kernel (allnoconfig + ${parts[*]##*/})" \
 		kmake allnoconfig KCONFIG_ALLCONFIG="$frag"
 	# allnoconfig silently drops what it cannot satisfy: insist on each line.
-	bad=0
-	while read -r line; do
-		case $line in
-		CONFIG_*=*) grep -qxF -- "$line" "$obj/.config" || { echo "  $line" >&2; bad=1; } ;;
-		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
-			! grep -q "^$sym=" "$obj/.config" || { echo "  $line" >&2; bad=1; } ;;
-		esac
-	done <"$frag"
-	((bad == 0)) || { rm -f "$obj/.config"; die "these config lines did not survive allnoconfig (missing dependency?)"; }
+	mapfile -t bad < <(config_unmet "$frag" "$obj/.config")
+	if ((${#bad[@]})); then
+		printf '  %s\n' "${bad[@]}" >&2
+		rm -f "$obj/.config"
+		die "these config lines did not survive allnoconfig (missing dependency?)"
+	fi
 else
 	rm -f "$frag.new"
 fi
 
-# CCACHE_BASEDIR makes ccache hits independent of where the checkout lives.
-export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 stage "build $flavour kernel (bzImage, modules)" kmake bzImage modules
 
 if [[ $flavour == guest ]]; then

@@ -41,3 +41,34 @@ queue_of() {
 	done
 	printf '%s\n' "$queue"
 }
+
+# kbuild SRC OBJ LOCALVERSION ARGS...: the kernel's make on the tree SRC,
+# objects in OBJ, compiled through ccache (CCACHE_BASEDIR makes hits
+# independent of where the checkout lives), with a fixed build identity.
+kbuild() {
+	local src=$1 obj=$2 localversion=$3
+	shift 3
+	CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros \
+		make -C "$src" O="$obj" -j"$(nproc)" -s \
+		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION="$localversion" \
+		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
+		"$@"
+}
+
+# config_unmet FRAGMENT CONFIG: the lines of FRAGMENT that CONFIG does not
+# honour (allnoconfig drops silently what it cannot satisfy), one per
+# option, the last one FRAGMENT gives it counting: "CONFIG_X=v" wants that
+# line, "# CONFIG_X is not set" (or CONFIG_X=n) wants no CONFIG_X line.
+config_unmet() {
+	awk 'FNR == NR {
+		if (/^CONFIG_[A-Za-z0-9_]+=/) { k = $0; sub(/=.*/, "", k); want[k] = $0 }
+		else if (/^# CONFIG_[A-Za-z0-9_]+ is not set$/) want[$2] = $0
+		next
+	     }
+	     /^CONFIG_[A-Za-z0-9_]+=/ { k = $0; sub(/=.*/, "", k); have[k] = $0 }
+	     END {
+		for (k in want)
+			if (want[k] ~ /^#|=n$/ ? (k in have) : have[k] != want[k])
+				print want[k]
+	     }' "$1" "$2" | sort
+}

@@ -27,7 +27,6 @@ FRAGMENTS=(
 	tools/testing/selftests/livepatch/config
 	"$TOP/qemu/config/regress.config"
 )
-export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros
 
 src_of() { echo "$R/src/$1"; }
 obj_of() { echo "$BUILD/kbuild/regress-$1"; }
@@ -35,10 +34,7 @@ obj_of() { echo "$BUILD/kbuild/regress-$1"; }
 kmake() {
 	local tree=$1
 	shift
-	make -C "$(src_of "$tree")" O="$(obj_of "$tree")" -j"$(nproc)" -s \
-		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION="-regress-$tree" \
-		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
-		"$@"
+	kbuild "$(src_of "$tree")" "$(obj_of "$tree")" "-regress-$tree" "$@"
 }
 
 # Worktrees rather than build/linux itself: the base tree is another
@@ -63,7 +59,7 @@ trees() {
 # The base tree's config, copied to the patched tree: the patches add no
 # user-visible option, so olddefconfig must give the same file there.
 config() {
-	local frag=$R/fragment.config f line bad=0 base patched
+	local frag=$R/fragment.config f base patched
 	mkdir -p "$(obj_of base)" "$(obj_of patched)"
 	for f in "${FRAGMENTS[@]}"; do
 		[[ $f == /* ]] || f=$(src_of base)/$f
@@ -79,17 +75,10 @@ config() {
 			{ cat "$R/config.log" >&2; die "allnoconfig failed"; }
 		# The fragments ask for more than allnoconfig can give (hardware
 		# of no use in the guest, options whose dependencies no fragment
-		# enables): list what did not survive (the last value a fragment
-		# gives each option counts), for docs/regressions.md, rather
-		# than fail.
-		while read -r line; do
-			case $line in
-			CONFIG_*=n) ;;
-			CONFIG_*=*) grep -qxF -- "$line" "$base" || { echo "$line"; bad=$((bad + 1)); } ;;
-			esac
-		done < <(grep '^CONFIG_' "$frag" | awk -F= '{ v[$1] = $0 } END { for (k in v) print v[k] }' | sort) \
-			>"$R/config.dropped"
-		log "config: $(grep -c '^CONFIG_.*=[ym]' "$base") options set; $bad lines of the fragments not in it (build/regress/config.dropped)"
+		# enables): list what did not survive, for docs/regressions.md,
+		# rather than fail.
+		config_unmet "$frag" "$base" >"$R/config.dropped"
+		log "config: $(grep -c '^CONFIG_.*=[ym]' "$base") options set; $(wc -l <"$R/config.dropped") lines of the fragments not in it (build/regress/config.dropped)"
 	fi
 	patched=$(obj_of patched)/.config
 	cp "$base" "$patched"
