@@ -100,7 +100,8 @@ stress: stress-kernel test-progs
 
 # The unpatched (base tag) and the patched tree built with one config (the
 # guest's plus what 6.12's selftests ask for), each booted in turn to run
-# that tree's ftracetest, live-patch selftests and ftrace-ops benchmark
+# that tree's ftracetest, live-patch selftests, BPF test_progs (upstream's
+# tracing_multi tests too, on the patched one) and ftrace-ops benchmark
 # (scripts/regress.sh, tests/regress/run). Not part of make test.
 regress: tree
 	@$(SCRIPTS)/regress.sh

@@ -58,5 +58,5 @@ rm -rf "$out"
 
 # The queues now describe build/linux exactly: record that for make tree.
 "$TOP/scripts/tree.sh" --stamp-only
-[[ $changed == 1 ]] && log "review with: git status kernel bpftool docs bash-completion selftests"
+[[ $changed == 1 ]] && log "review with: git status ${QUEUES[*]}"
 exit 0

@@ -350,8 +350,8 @@ refused() {
 	# A link has an id from bpf_link_prime() on, but BPF_LINK_GET_FD_BY_ID
 	# gives EAGAIN until bpf_link_settle(): for a tracing_multi link, while
 	# all of its trampolines are built. First that this kernel does so:
-	# two links on ~2000 functions attach at once and link_ids sees one
-	# of them listed but unsettled.
+	# two links on several hundred rarely called functions each attach at
+	# once and link_ids sees one of them listed but unsettled.
 	local a b id first second
 	bpftool link attach tracing_multi name tm_exit pattern 'pci_*' pattern 'acpi_[a-z][a-z]_*' \
 		pinned "$dir/link-a" &

@@ -3,10 +3,10 @@
  * link list` would give, without loading BTF: tests call it around every
  * failing command to check no link was left behind.
  *
- * link_ids unsettled MS [N]: wait up to MS milliseconds until N links (1 if
- * not given) have an id but are not settled yet (BPF_LINK_GET_FD_BY_ID gives
- * EAGAIN: a tracing_multi link while its trampolines are built), print the
- * highest of their ids; exit status 1 if that did not happen.
+ * link_ids unsettled MS: wait up to MS milliseconds for a link that has an
+ * id but is not settled yet (BPF_LINK_GET_FD_BY_ID gives EAGAIN: a
+ * tracing_multi link while its trampolines are built), print its id; exit
+ * status 1 if none showed up.
  * link_ids state ID: print "unsettled", "settled" or "gone".
  */
 #include <errno.h>
@@ -36,26 +36,20 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static int wait_unsettled(long ms, long n)
+static int wait_unsettled(long ms)
 {
 	double end = now_ms() + ms;
-	__u32 id, last = 0;
-	long cnt;
+	__u32 id;
 
 	do {
-		cnt = 0;
 		for (id = 0; !bpf_link_get_next_id(id, &id);) {
 			if (!strcmp(state(id), "unsettled")) {
-				last = id;
-				cnt++;
+				printf("%u\n", id);
+				return 0;
 			}
 		}
-		if (cnt >= n) {
-			printf("%u\n", last);
-			return 0;
-		}
 	} while (now_ms() < end);
-	fprintf(stderr, "link_ids: not %ld unsettled links at once in %ld ms\n", n, ms);
+	fprintf(stderr, "link_ids: no unsettled link in %ld ms\n", ms);
 	return 1;
 }
 
@@ -63,15 +57,14 @@ int main(int argc, char **argv)
 {
 	__u32 id = 0;
 
-	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "unsettled"))
-		return wait_unsettled(strtol(argv[2], NULL, 0),
-				      argc == 4 ? strtol(argv[3], NULL, 0) : 1);
+	if (argc == 3 && !strcmp(argv[1], "unsettled"))
+		return wait_unsettled(strtol(argv[2], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "state")) {
 		printf("%s\n", state(strtoul(argv[2], NULL, 0)));
 		return 0;
 	}
 	if (argc != 1) {
-		fprintf(stderr, "usage: link_ids [unsettled MS [N] | state ID]\n");
+		fprintf(stderr, "usage: link_ids [unsettled MS | state ID]\n");
 		return 2;
 	}
 	while (!bpf_link_get_next_id(id, &id))
