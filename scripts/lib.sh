@@ -17,7 +17,8 @@ stage() {
 	local name=$1 start=$SECONDS
 	shift
 	log "$name ..."
-	"$@"
+	# Explicit: set -e does not apply where stage itself is tested (||).
+	"$@" || return
 	log "$name done in $((SECONDS - start)) s"
 }
 
