@@ -8,20 +8,20 @@ load helpers
 KPROBE=2
 TRACING=26
 
-@test "reserved attach types 57 (uprobe session) and 58 (fsession) are rejected at load" {
+@test "reserved attach type 57 (uprobe session) is rejected at load" {
 	run prog_load_raw $KPROBE 57
-	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = EINVAL ]
-	run prog_load_raw $TRACING 58
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = EINVAL ]
 }
 
-@test "fentry.multi (59) and fexit.multi (60) programs load against the stub" {
+@test "fentry.multi (59), fexit.multi (60) and fsession.multi (61) programs load against the stub" {
 	run prog_load_raw $TRACING 59
 	[ "$status" -eq 0 ]
 	[ "$output" = loaded ]
 	run prog_load_raw $TRACING 60
+	[ "$status" -eq 0 ]
+	[ "$output" = loaded ]
+	run prog_load_raw $TRACING 61
 	[ "$status" -eq 0 ]
 	[ "$output" = loaded ]
 }
@@ -32,6 +32,9 @@ TRACING=26
 	[ "${lines[0]}" = EACCES ]
 	[[ $output == *"func 'bpf_multi_func' doesn't have 1-th argument"* ]]
 	run prog_load_raw $TRACING 60 ctx
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = EACCES ]
+	run prog_load_raw $TRACING 61 ctx
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = EACCES ]
 }

@@ -30,7 +30,7 @@ teardown_file() {
 # Snapshot of link_attach.bpf.c's .bss: sets the bash arrays entry_hits,
 # entry_arg0, exit_hits and exit_ret (one bpftool and one jq: every process
 # start costs about a second in the TCG guest).
-entry_hits=() entry_arg0=() exit_hits=() exit_ret=()
+entry_hits=() entry_arg0=() exit_hits=() exit_ret=() session_entries=() session_exits=()
 snap() {
 	eval "$(bpftool -j map dump pinned "$bss" | jq -r '.[0].formatted.value[".bss"][] |
 		to_entries[] | "\(.key)=(\(.value | map(tostring) | join(" ")))"')"
@@ -78,6 +78,29 @@ refused() {
 	jq -e '.type == "tracing_multi" and .attach_type == "trace_fentry_multi" and .func_cnt == 2' <<<"$output"
 	jq -e '[.funcs[] | {func: .func, cookie: .cookie}] | sort_by(.func) == [
 		{"func": "bpf_fentry_test1", "cookie": 1}, {"func": "bpf_fentry_test2", "cookie": 2}]' <<<"$output"
+}
+
+@test "an fsession.multi program: entry and exit of each function with its session cookie; link show names trace_fsession_multi" {
+	local e3 x3 e4 x4
+	snap
+	e3=${session_entries[3]} x3=${session_exits[3]} e4=${session_entries[4]} x4=${session_exits[4]}
+	run bpftool link attach tracing_multi pinned "$progdir/tm_session" \
+		func bpf_fentry_test1 cookie 3 func bpf_fentry_test2 cookie 4 pinned "$dir/link"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run prog_run "$progdir/tm_session"
+	[ "$status" -eq 0 ]
+	snap
+	[ "${session_entries[3]}" -eq $((e3 + 1)) ]
+	[ "${session_exits[3]}" -eq $((x3 + 1)) ]
+	[ "${session_entries[4]}" -eq $((e4 + 1)) ]
+	[ "${session_exits[4]}" -eq $((x4 + 1)) ]
+	run bpftool -j link show pinned "$dir/link"
+	echo "$output"
+	jq -e '.type == "tracing_multi" and .attach_type == "trace_fsession_multi" and .func_cnt == 2' <<<"$output"
+	run bpftool link show pinned "$dir/link"
+	echo "$output"
+	[[ ${lines[1]} == $'\t'"attach_type trace_fsession_multi  btf_obj_id $(vmlinux_btf_obj_id)  count 2  "* ]]
 }
 
 @test "pattern GLOB with -j: prints the link's id, attach type, function count, pin path and what it skipped" {
@@ -255,9 +278,9 @@ refused() {
 @test "errors in the command: program, targets, cookies, pin path" {
 	refused "get by id (999999): No such file or directory" \
 		link attach tracing_multi id 999999 func bpf_fentry_test1 pinned "$dir/err"
-	refused "program 'not_tracing' (id $(pinned_id prog "$progdir/not_tracing")) has type 'kprobe'; tracing_multi needs a 'tracing' program with attach type trace_fentry_multi or trace_fexit_multi" \
+	refused "program 'not_tracing' (id $(pinned_id prog "$progdir/not_tracing")) has type 'kprobe'; tracing_multi needs a 'tracing' program with attach type trace_fentry_multi, trace_fexit_multi or trace_fsession_multi" \
 		link attach tracing_multi name not_tracing func bpf_fentry_test1 pinned "$dir/err"
-	refused "program 'single_fentry' (id $(pinned_id prog "$progdir/single_fentry")) is a tracing program for the single function 'bpf_fentry_test1' (fentry, fexit, fmod_ret, ...); tracing_multi needs attach type trace_fentry_multi or trace_fexit_multi" \
+	refused "program 'single_fentry' (id $(pinned_id prog "$progdir/single_fentry")) is a tracing program for the single function 'bpf_fentry_test1' (fentry, fexit, fsession, fmod_ret, ...); tracing_multi needs attach type trace_fentry_multi, trace_fexit_multi or trace_fsession_multi" \
 		link attach tracing_multi name single_fentry func bpf_fentry_test1 pinned "$dir/err"
 	refused "pattern 'nosuch_*' matches no function of vmlinux BTF" \
 		link attach tracing_multi name tm_entry pattern 'nosuch_*' pinned "$dir/err"
@@ -303,7 +326,9 @@ refused() {
 		link attach tracing_multi name tm_entry func migrate_disable func bpf_fentry_test1 pinned "$dir/err"
 	refused "function 'do_exit' never returns, so an fexit program can't be attached to it" \
 		link attach tracing_multi name tm_exit func bpf_fentry_test1 func do_exit pinned "$dir/err"
-	refused "function 'bpf_fentry_test2' may not sleep, so a sleepable program (fentry.multi.s, fexit.multi.s) can't be attached to it" \
+	refused "function 'do_exit' never returns, so an fsession program can't be attached to it" \
+		link attach tracing_multi name tm_session func bpf_fentry_test2 func do_exit pinned "$dir/err"
+	refused "function 'bpf_fentry_test2' may not sleep, so a sleepable program (fentry.multi.s, fexit.multi.s, fsession.multi.s) can't be attached to it" \
 		link attach tracing_multi name tm_sleepable func bpf_fentry_test1 func bpf_fentry_test2 pinned "$dir/err"
 	bpftool link attach tracing_multi name tm_entry func bpf_fentry_test4 pinned "$dir/link"
 	refused "program 'tm_entry' is already attached to function 'bpf_fentry_test4' by another link" \

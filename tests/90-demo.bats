@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # make run's demo (examples/demo) in the guest: attaches syscount to every
 # syscall entry function with bpftool, prints the ten busiest system calls,
-# shows, detaches and removes the link.
+# shows, detaches and removes the link; the fsession.multi latency table.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -19,6 +19,13 @@ bats_require_minimum_version 1.5.0
 	[ "$(wc -l <<<"$rows")" -eq 10 ]
 	[ "$(awk '{ print $2 }' <<<"$rows")" == "$(awk '{ print $2 }' <<<"$rows" | sort -nr)" ]
 	grep -q '^__x64_sys_read ' <<<"$rows"
+	# the latency table of the fsession.multi program: calls and ns per call
+	lat=$(sed -n '/^## latency: /,/^$/p' <<<"$output")
+	grep -Fxq "$(printf '%-28s %10s %12s' syscall calls 'ns per call')" <<<"$lat"
+	lrows=$(grep -E '^__x64_sys_[a-z0-9_]+ +[0-9]+ +[0-9]+$' <<<"$lat")
+	[ "$(wc -l <<<"$lrows")" -eq 10 ]
+	grep -Eq '^__x64_sys_read +[1-9][0-9]* +[1-9][0-9]*$' <<<"$lrows"
+	grep -Eq $'^\tattach_type trace_fsession_multi  ' <<<"$lat"
 	grep -Eq '^\{"id":[0-9]+,"func_cnt":0\}$' <<<"$output"
 	grep -Eq '^link [0-9]+ is gone$' <<<"$output"
 	[ ! -e /sys/fs/bpf/syscount ]

@@ -33,6 +33,12 @@
  * BENCH_VERBOSE=1 also prints each tracing_multi and kprobe_multi attach's
  * wall time, this process's CPU time and all CPUs' busy time.
  *
+ * Per call: the time of a getppid() system call (__x64_sys_getppid)
+ * without programs, with an fentry.multi, an fexit.multi, both, and an
+ * fsession.multi program (all empty) on it, each the median of 5 runs of
+ * 200000 calls, and what each adds to a call: a session program runs at
+ * both ends, so it compares with fentry.multi + fexit.multi.
+ *
  * BENCH_LATENCY=1 measures how long the attach and detach of everything
  * keep the CPU from a waiting real-time task: a SCHED_FIFO thread on the
  * CPU of the attaching thread sleeps 1 ms at a time and records how late
@@ -47,6 +53,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -271,6 +278,16 @@ static int kmulti_attach(const struct func *f, size_t n)
 	return fd;
 }
 
+/* A tracing_multi link of prog (attach type type) on the function id */
+static int multi_attach_one(struct bpf_program *prog, enum bpf_attach_type type, __u32 id)
+{
+	LIBBPF_OPTS(bpf_link_create_opts, o);
+
+	o.tracing_multi.ids = &id;
+	o.tracing_multi.cnt = 1;
+	return bpf_link_create(bpf_program__fd(prog), 0, type, &o);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -481,6 +498,70 @@ static void medians(const attach_fn *kinds, int nkinds, const struct func *f, si
 		out[k].attach = at[k][reps / 2];
 		out[k].detach = de[k][reps / 2];
 	}
+}
+
+#define PER_CALL_CALLS 200000
+
+/* ns per getppid() call, PER_CALL_CALLS of them */
+static double time_calls(void)
+{
+	double t = now();
+	int i;
+
+	for (i = 0; i < PER_CALL_CALLS; i++)
+		syscall(SYS_getppid);
+	return (now() - t) * 1e9 / PER_CALL_CALLS;
+}
+
+static void bench_per_call(void)
+{
+	static const char *const names[] = {
+		"no program", "fentry.multi", "fexit.multi", "fentry.multi + fexit.multi",
+		"fsession.multi",
+	};
+	enum { NONE, FENTRY, FEXIT, BOTH, SESSION, NKINDS };
+	double t[NKINDS][REPS], med[NKINDS];
+	int id = btf__find_by_name_kind(btf, "__x64_sys_getppid", BTF_KIND_FUNC);
+	int k, r, fd[2];
+
+	if (id < 0) {
+		printf("# per call: no __x64_sys_getppid in vmlinux BTF\n");
+		return;
+	}
+	for (r = 0; r < REPS; r++) {
+		for (k = 0; k < NKINDS; k++) {
+			fd[0] = fd[1] = -1;
+			if (k == FENTRY || k == BOTH)
+				fd[0] = multi_attach_one(skel->progs.bench_fentry_multi,
+							 BPF_TRACE_FENTRY_MULTI, id);
+			if (k == FEXIT || k == BOTH)
+				fd[1] = multi_attach_one(skel->progs.bench_fexit_multi,
+							 BPF_TRACE_FEXIT_MULTI, id);
+			if (k == SESSION)
+				fd[0] = multi_attach_one(skel->progs.bench_fsession_multi,
+							 BPF_TRACE_FSESSION_MULTI, id);
+			if ((k != NONE && k != FEXIT && fd[0] < 0) ||
+			    ((k == FEXIT || k == BOTH) && fd[1] < 0)) {
+				printf("# per call: cannot attach %s: %s\n", names[k], strerror(errno));
+				return;
+			}
+			t[k][r] = time_calls();
+			if (fd[0] >= 0)
+				close(fd[0]);
+			if (fd[1] >= 0)
+				close(fd[1]);
+		}
+	}
+	printf("# per call: getppid() with empty programs on __x64_sys_getppid, "
+	       "median of %d x %d calls\n", REPS, PER_CALL_CALLS);
+	printf("%-28s %10s %10s\n", "programs", "ns/call", "added ns");
+	for (k = 0; k < NKINDS; k++) {
+		qsort(t[k], REPS, sizeof(double), cmp_double);
+		med[k] = t[k][REPS / 2];
+		printf("%-28s %10.0f %10.0f\n", names[k], med[k], med[k] - med[NONE]);
+	}
+	printf("# fsession.multi adds %.2fx what fentry.multi + fexit.multi add\n",
+	       (med[SESSION] - med[NONE]) / (med[BOTH] - med[NONE]));
 }
 
 static void print_ratio(double a, double b)
@@ -706,6 +787,7 @@ int main(int argc, char **argv)
 	       "links; at every N tracing_multi attach <= 2x kprobe_multi attach: %s\n",
 	       met ? "met" : "MISSED");
 	time_link_show(all, n_all);
+	bench_per_call();
 	bench_attach__destroy(skel);
 	btf__free(btf);
 	return 0;

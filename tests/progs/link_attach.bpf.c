@@ -44,6 +44,38 @@ int tm_exit(void *ctx)
 	return 0;
 }
 
+/* 6.12's pahole puts no kfunc prototypes in vmlinux.h */
+extern bool bpf_session_is_return(void *ctx) __ksym;
+extern __u64 *bpf_session_cookie(void *ctx) __ksym;
+
+__u64 session_entries[MAX_COOKIE];
+__u64 session_exits[MAX_COOKIE];
+
+/* Entries per BPF cookie, and exits that found the session cookie the
+ * entry set (1000 + the BPF cookie)
+ */
+SEC("fsession.multi")
+int tm_session(void *ctx)
+{
+	__u64 cookie = bpf_get_attach_cookie(ctx);
+	__u64 *session = bpf_session_cookie(ctx);
+
+	if (cookie >= MAX_COOKIE)
+		return 0;
+	if (bpf_session_is_return(ctx)) {
+		/* not "*session == 1000 + cookie": 6.12's verifier then loses
+		 * the bounds of cookie on the branch (linked registers with an
+		 * offset), and refuses the array access
+		 */
+		if (*session - cookie == 1000)
+			__sync_fetch_and_add(&session_exits[cookie], 1);
+	} else {
+		*session = 1000 + cookie;
+		__sync_fetch_and_add(&session_entries[cookie], 1);
+	}
+	return 0;
+}
+
 SEC("fentry.multi.s")
 int tm_sleepable(void *ctx)
 {

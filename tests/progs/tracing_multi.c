@@ -34,6 +34,7 @@
 #include "tracing_multi.skel.h"
 #include "tracing_multi_mod.skel.h"
 #include "tracing_multi_badmod.skel.h"
+#include "tracing_multi_session.skel.h"
 
 #define NR_TEST 10	/* bpf_fentry_test1..10 */
 #define MOD_FIRST 10	/* index of bpf_testmod_fentry_test1 in the tables */
@@ -1790,6 +1791,149 @@ static int pin_link(const char *path)
 	return 0;
 }
 
+/* Upstream's tracing_multi "session" test: fsession.multi on
+ * bpf_fentry_test1..10, its sleepable variant on bpf_fentry_test1 and on
+ * bpf_testmod's functions. Every entry with the expected arguments counts
+ * in test_result_fentry; every exit counts in test_result_fexit once for
+ * the arguments and return value and once for finding the entry's cookie.
+ */
+static int test_session(void)
+{
+	struct tracing_multi_session *skel = tracing_multi_session__open_and_load();
+	struct tracing_multi_session__bss *bss;
+	LIBBPF_OPTS(bpf_test_run_opts, topts);
+	int err;
+
+	if (!check(skel, "load the session programs: %s", errname(skel ? 0 : errno)))
+		return 0;
+	bss = skel->bss;
+	bss->pid = getpid();
+	err = tracing_multi_session__attach(skel);
+	if (!check(!err, "skeleton auto-attach: %s", errname(err)))
+		goto out;
+	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.test_session_1), &topts);
+	check(!err && !topts.retval, "test run: %s, retval %u", errname(err ? -errno : 0), topts.retval);
+	/* 10 for test_session_1, 1 for test_fsession_s */
+	check(bss->test_result_fentry == 11, "entries with the expected arguments: %llu (want 11)",
+	      (unsigned long long)bss->test_result_fentry);
+	check(bss->test_result_fexit == 22,
+	      "exits with the expected arguments and return value, plus cookies found: %llu (want 22)",
+	      (unsigned long long)bss->test_result_fexit);
+
+	bss->test_result_fentry = 0;
+	bss->test_result_fexit = 0;
+	testmod_read();
+	/* bpf_testmod_fentry_test1, 2, 3, 7, 11 */
+	check(bss->test_result_fentry == 5, "bpf_testmod: entries %llu (want 5)",
+	      (unsigned long long)bss->test_result_fentry);
+	check(bss->test_result_fexit == 10, "bpf_testmod: exits and cookies %llu (want 10)",
+	      (unsigned long long)bss->test_result_fexit);
+out:
+	tracing_multi_session__destroy(skel);
+	return 0;
+}
+
+/* fsession.multi where fentry.multi, fexit.multi and a plain fsession
+ * program trace the same functions: each program sees every call once,
+ * with its own cookie (session and BPF cookies alike)
+ */
+static int test_session_mix(void)
+{
+	struct tracing_multi *tm = open_load();
+	struct tracing_multi_session *skel = tracing_multi_session__open();
+	LIBBPF_OPTS(bpf_tracing_multi_opts, opts);
+	struct bpf_link *links[5] = {};
+	struct li_target want[NR_TEST];
+	struct bpf_link_info info;
+	__u64 cookies[NR_TEST];
+	__u32 ids[NR_TEST];
+	int i, err;
+
+	if (!skel)
+		exit(2);
+	/* only the hand-attached pair: bpf_testmod need not be loaded */
+	bpf_program__set_autoload(skel->progs.test_session_1, false);
+	bpf_program__set_autoload(skel->progs.test_fsession_s, false);
+	bpf_program__set_autoload(skel->progs.test_session_2, false);
+	bpf_program__set_autoload(skel->progs.session_mix, true);
+	bpf_program__set_autoload(skel->progs.plain_session, true);
+	if (!check(!tracing_multi_session__load(skel), "load session_mix and plain_session"))
+		goto out;
+	skel->bss->pid = getpid();
+
+	get_test_ids(ids);
+	for (i = 0; i < NR_TEST; i++)
+		cookies[i] = 500 + i;
+	opts.ids = ids;
+	opts.cnt = NR_TEST;
+	links[0] = bpf_program__attach_tracing_multi(tm->progs.fentry_all, NULL, &opts);
+	links[1] = bpf_program__attach_tracing_multi(tm->progs.fexit_all, NULL, &opts);
+	opts.cookies = cookies;
+	links[2] = bpf_program__attach_tracing_multi(skel->progs.session_mix, NULL, &opts);
+	links[3] = bpf_program__attach(skel->progs.plain_session);
+	/* the same program twice on one function: refused */
+	opts.cnt = 1;
+	opts.cookies = NULL;
+	links[4] = bpf_program__attach_tracing_multi(skel->progs.session_mix, NULL, &opts);
+	check(!links[4] && errno == EBUSY, "session_mix again on bpf_fentry_test1: %s (want EBUSY)",
+	      errname(links[4] ? 0 : errno));
+	for (i = 0; i < 4; i++)
+		if (!check(links[i], "attach link %d: %s", i, errname(links[i] ? 0 : errno)))
+			goto detach;
+	if (test_run(tm->progs.fentry_all))
+		goto detach;
+	check_hits(tm->bss, 0, "fentry.multi", 0, NR_TEST, ones);
+	check_hits(tm->bss, 1, "fexit.multi", 0, NR_TEST, ones);
+	for (i = 0; i < NR_TEST; i++)
+		check(skel->bss->mix_entries[i] == 1 && skel->bss->mix_exits_ok[i] == 1,
+		      "fsession.multi on %s: %llu entries, %llu exits with its cookie %llu (want 1, 1)",
+		      test_funcs[i], (unsigned long long)skel->bss->mix_entries[i],
+		      (unsigned long long)skel->bss->mix_exits_ok[i], (unsigned long long)cookies[i] + 1);
+	check(skel->bss->plain_entries == 1 && skel->bss->plain_exits_ok == 1,
+	      "plain fsession on bpf_fentry_test1: %llu entries, %llu exits with its cookie (want 1, 1)",
+	      (unsigned long long)skel->bss->plain_entries,
+	      (unsigned long long)skel->bss->plain_exits_ok);
+
+	/* fdinfo and link info name the attach type, 61 */
+	li_targets(load_btf(NULL), test_funcs, cookies, NR_TEST, want);
+	check_fdinfo(bpf_link__fd(links[2]), BPF_TRACE_FSESSION_MULTI, btf_obj_id_of("vmlinux"),
+		     want, NR_TEST, NULL);
+	memset(&info, 0, sizeof(info));
+	err = link_info(bpf_link__fd(links[2]), &info, NULL, NULL, NULL, 0);
+	check(!err && info.type == BPF_LINK_TYPE_TRACING_MULTI &&
+	      info.tracing_multi.attach_type == BPF_TRACE_FSESSION_MULTI &&
+	      info.tracing_multi.count == NR_TEST,
+	      "link info: %s, type %u, attach_type %u, count %u", errname(err), info.type,
+	      info.tracing_multi.attach_type, info.tracing_multi.count);
+detach:
+	for (i = 0; i < 5; i++)
+		bpf_link__destroy(links[i]);
+
+	/* A failed attach leaves nothing: all ten and do_exit, which never
+	 * returns, so it has no exit run: EINVAL, and no function traced
+	 */
+	if (enabled_test_funcs() == 0) {
+		__u32 ids11[NR_TEST + 1];
+
+		memcpy(ids11, ids, sizeof(ids));
+		ids11[NR_TEST] = func_id(load_btf(NULL), "do_exit");
+		opts.ids = ids11;
+		opts.cnt = NR_TEST + 1;
+		opts.cookies = NULL;
+		links[0] = bpf_program__attach_tracing_multi(skel->progs.session_mix, NULL, &opts);
+		check(!links[0] && errno == EINVAL, "fsession.multi with do_exit: %s (want EINVAL)",
+		      errname(links[0] ? 0 : errno));
+		bpf_link__destroy(links[0]);
+		check(enabled_test_funcs() == 0, "nothing left in enabled_functions");
+	} else {
+		check(false, "bpf_fentry_test functions still traced after detaching every link");
+	}
+out:
+	tracing_multi_session__destroy(skel);
+	tracing_multi__destroy(tm);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *test = argc > 1 ? argv[1] : "";
@@ -1815,6 +1959,10 @@ int main(int argc, char **argv)
 		test_intersect(argc > 2 ? strtoul(argv[2], NULL, 0) : (unsigned int)getpid(), 3);
 	else if (!strcmp(test, "errors"))
 		test_errors();
+	else if (!strcmp(test, "session"))
+		test_session();
+	else if (!strcmp(test, "session_mix"))
+		test_session_mix();
 	else if (!strcmp(test, "aliases"))
 		test_aliases();
 	else if (!strcmp(test, "faults") && argc > 2)
@@ -1823,7 +1971,7 @@ int main(int argc, char **argv)
 		pin_link(argv[2]);
 	else {
 		fprintf(stderr, "usage: %s skel|pattern|ids|cookies|linkinfo|linkinfo_uffd|detach|module [PIN_DIR]|"
-			"intersect [SEED]|errors|aliases|faults each|spread [BIG_LINK]|pin PATH\n", argv[0]);
+			"intersect [SEED]|errors|session|session_mix|aliases|faults each|spread [BIG_LINK]|pin PATH\n", argv[0]);
 		return 2;
 	}
 	btf__free(vmlinux_btf);
