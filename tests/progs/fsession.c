@@ -134,39 +134,40 @@ static void test_cookie(void)
 	fsession__destroy(skel);
 }
 
-static struct fsession_extra *extra_load(struct bpf_program *(*pick)(struct fsession_extra *),
-					 int *err)
+/* fsession_extra.bpf.o opened, with the programs of NULL-terminated names
+ * and the trigger set to load
+ */
+static struct fsession_extra *extra_open(const char *const *names)
 {
 	struct fsession_extra *skel = fsession_extra__open();
 
 	if (!skel)
 		die("open fsession_extra.bpf.o");
-	if (pick)
-		bpf_program__set_autoload(pick(skel), true);
+	for (; *names; names++)
+		bpf_program__set_autoload(bpf_object__find_program_by_name(skel->obj, *names),
+					  true);
 	bpf_program__set_autoload(skel->progs.trigger, true);
-	*err = fsession_extra__load(skel);
 	return skel;
 }
-
-static struct bpf_program *pick_args(struct fsession_extra *s) { return s->progs.get_func_args; }
-static struct bpf_program *pick_ip(struct fsession_extra *s) { return s->progs.get_func_ip; }
 
 /* bpf_get_func_arg_cnt/arg/ret and bpf_get_func_ip in fsession */
 static void test_get_func(void)
 {
-	struct bpf_program *(*picks[])(struct fsession_extra *) = { pick_args, pick_ip };
+	static const char *const progs[][2] = { { "get_func_args" }, { "get_func_ip" } };
 	struct fsession_extra *skel;
+	struct bpf_program *prog;
 	struct bpf_link *link;
-	int err, i;
+	int i;
 
 	for (i = 0; i < 2; i++) {
-		skel = extra_load(picks[i], &err);
-		if (!check(!err, "load %s", bpf_program__name(picks[i](skel)))) {
+		skel = extra_open(progs[i]);
+		prog = bpf_object__find_program_by_name(skel->obj, progs[i][0]);
+		if (!check(!fsession_extra__load(skel), "load %s", progs[i][0])) {
 			fsession_extra__destroy(skel);
 			continue;
 		}
-		link = bpf_program__attach(picks[i](skel));
-		check(link != NULL, "attach %s", bpf_program__name(picks[i](skel)));
+		link = bpf_program__attach(prog);
+		check(link != NULL, "attach %s", progs[i][0]);
 		check(!test_run(skel->progs.trigger, NULL), "test run");
 		if (i == 0)
 			check(skel->bss->args_entry_result == 1 && skel->bss->args_exit_result == 1,
@@ -188,16 +189,13 @@ static void test_get_func(void)
  */
 static void test_fmod_ret(void)
 {
-	struct fsession_extra *skel = fsession_extra__open();
+	static const char *const progs[] = { "session_mr", "fmod_ret", NULL };
+	struct fsession_extra *skel = extra_open(progs);
 	struct bpf_link *l1, *l2;
 	__u32 retval = 0;
 	__u64 values[] = { 0, 7 };
 	int i;
 
-	if (!skel)
-		die("open fsession_extra.bpf.o");
-	bpf_program__set_autoload(skel->progs.session_mr, true);
-	bpf_program__set_autoload(skel->progs.fmod_ret, true);
 	if (!check(!fsession_extra__load(skel), "load fsession + fmod_ret")) {
 		fsession_extra__destroy(skel);
 		return;
@@ -233,16 +231,13 @@ static void test_limit(bool with_ip)
 	struct bpf_link *links[MAX_TRAMP_LINKS / 2 + 1] = {};
 	int i, n = MAX_TRAMP_LINKS / 2, err, ok = 0, entries = 0;
 	const char *what = with_ip ? "cookies and an IP slot" : "cookies";
+	const char *const progs[] = { with_ip ? "cookie_limit_ip" : "cookie_limit", NULL };
 
 	for (i = 0; i <= n; i++) {
 		struct bpf_program *prog;
 
-		skels[i] = fsession_extra__open();
-		if (!skels[i])
-			die("open fsession_extra.bpf.o");
-		prog = with_ip ? skels[i]->progs.cookie_limit_ip : skels[i]->progs.cookie_limit;
-		bpf_program__set_autoload(prog, true);
-		bpf_program__set_autoload(skels[i]->progs.trigger, true);
+		skels[i] = extra_open(progs);
+		prog = bpf_object__find_program_by_name(skels[i]->obj, progs[0]);
 		if (fsession_extra__load(skels[i]))
 			die("load fsession_extra.bpf.o");
 		skels[i]->bss->my_value = 0x5e55000000000000ull | (i + 1);
@@ -284,14 +279,12 @@ static void test_rejects(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct fsession_extra *skel = fsession_extra__open();
+		const char *const progs[] = { cases[i].prog, NULL };
+		struct fsession_extra *skel = extra_open(progs);
 		struct bpf_program *prog;
 		int err;
 
-		if (!skel)
-			die("open fsession_extra.bpf.o");
 		prog = bpf_object__find_program_by_name(skel->obj, cases[i].prog);
-		bpf_program__set_autoload(prog, true);
 		log[0] = 0;
 		bpf_program__set_log_buf(prog, log, sizeof(log));
 		err = fsession_extra__load(skel);
@@ -305,13 +298,9 @@ static void test_rejects(void)
 /* kprobe session programs keep working with the kfuncs' new prototype */
 static void test_kprobe_session(void)
 {
-	struct fsession_extra *skel = fsession_extra__open();
+	static const char *const progs[] = { "kprobe_session1", "kprobe_session2", NULL };
+	struct fsession_extra *skel = extra_open(progs);
 
-	if (!skel)
-		die("open fsession_extra.bpf.o");
-	bpf_program__set_autoload(skel->progs.kprobe_session1, true);
-	bpf_program__set_autoload(skel->progs.kprobe_session2, true);
-	bpf_program__set_autoload(skel->progs.trigger, true);
 	if (!check(!fsession_extra__load(skel), "load two kprobe.session programs")) {
 		fsession_extra__destroy(skel);
 		return;
