@@ -27,6 +27,13 @@ rc=0
 for q in "${QUEUES[@]}"; do
 	while read -r p; do
 		[[ -z $p || $p == \#* ]] && continue
+		# Every patch carries a Signed-off-by (checkpatch runs with
+		# --no-signoff: upstream's patches are signed off by their
+		# authors, not by the From: of their backport).
+		if ! sed '/^---$/q' "$q/$p" | grep -q '^Signed-off-by: '; then
+			printf 'no Signed-off-by in %s/%s\n' "$q" "$p" >&2
+			rc=1
+		fi
 		# From inside build/linux: run from this checkout, checkpatch
 		# would take the patch for a file of our own git tree.
 		# UNKNOWN_COMMIT_ID: commit messages cite upstream 7.2 commits,

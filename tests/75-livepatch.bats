@@ -84,8 +84,8 @@ call_cmdline() {
 }
 
 attach_both() {
-	bpftool link attach tracing_multi name tm_entry func cmdline_proc_show cookie 1 pinned "$dir/link_entry"
-	bpftool link attach tracing_multi name tm_exit func cmdline_proc_show cookie 2 pinned "$dir/link_exit"
+	bpftool link attach tracing_multi name tm_entry "$dir/link_entry" func cmdline_proc_show cookie 1
+	bpftool link attach tracing_multi name tm_exit "$dir/link_exit" func cmdline_proc_show cookie 2
 }
 
 @test "live patch first: fentry.multi and fexit.multi attach to the patched function, see each call, outlive the patch" {
@@ -112,9 +112,9 @@ attach_both() {
 	local pid n
 	(
 		for _ in {1..4}; do
-			bpftool link attach tracing_multi name tm_exit pattern 'pci_*' \
-				pattern 'acpi_[a-z][a-z]_*' pattern 'blk_*' pattern 'input_*' \
-				func cmdline_proc_show cookie 3 pinned "$dir/link_big" || exit 1
+			bpftool link attach tracing_multi name tm_exit "$dir/link_big" pattern 'pci_*' \
+				pattern 'acpi_??_*' pattern 'blk_*' pattern 'input_*' \
+				func cmdline_proc_show cookie 3 || exit 1
 			# detach first: an unpinned link is released later, by a
 			# workqueue, and the next attach of tm_exit would find it
 			bpftool link detach pinned "$dir/link_big" || exit 1

@@ -38,10 +38,12 @@ complete_line() {
 @test "link help shows the attach tracing_multi grammar" {
 	run bpftool link help
 	echo "$output"
-	[[ $output == *"bpftool link attach tracing_multi PROG TARGET... pinned FILE"* ]]
+	[[ $output == *"bpftool link attach tracing_multi PROG FILE TARGET... [dryrun]"* ]]
 	[[ $output == *"PROG := { id PROG_ID | pinned FILE | tag PROG_TAG | name PROG_NAME }"* ]]
 	[[ $output == *"TARGET := { pattern [MODULE:]GLOB | func [MODULE:]NAME [cookie U64] |"* ]]
-	[[ $output == *"id BTF_ID [cookie U64] | funcs { FILE | - } }"* ]]
+	[[ $output == *"btf_id ID [cookie U64] | funcs { FILE | - } }"* ]]
+	run bpftool link attach help
+	[[ $output == *"bpftool link attach tracing_multi PROG FILE TARGET... [dryrun]"* ]]
 }
 
 @test "bpftool-link(8) renders without warnings and documents attach tracing_multi" {
@@ -49,8 +51,10 @@ complete_line() {
 	echo "$stderr"
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	[[ $output == *"bpftool link attach tracing_multi PROG TARGET... pinned FILE"* ]]
+	[[ $output == *"bpftool link attach tracing_multi PROG FILE TARGET... [dryrun]"* ]]
 	grep -Eq '^ +funcs FILE$' <<<"$output"
+	grep -Eq '^ +dryrun +Check everything' <<<"$output"
+	grep -Eq '^ +btf_id ID \[cookie U64\]$' <<<"$output"
 	grep -Eq '^ +pattern GLOB$' <<<"$output"
 	[[ $output == *'"func_cnt": 2,'* ]]
 	[[ $output == *"have_tracing_multi_link"* ]]
@@ -63,14 +67,15 @@ complete_line() {
 	[ "$output" == tracing_multi ]
 	run complete_line "bpftool link attach tracing_multi "
 	[ "$output" == "$(printf '%s\n' id name pinned tag)" ]
-	run complete_line "bpftool link attach tracing_multi name tm_entry "
-	[ "$output" == "$(printf '%s\n' func funcs id pattern pinned)" ]
-	run complete_line "bpftool link attach tracing_multi name tm_entry func bpf_fentry_test1 "
-	[ "$output" == "$(printf '%s\n' cookie func funcs id pattern pinned)" ]
-	run complete_line "bpftool link attach tracing_multi name tm_entry id 5 cookie "
+	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l "
+	[ "$output" == "$(printf '%s\n' btf_id dryrun func funcs pattern)" ]
+	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l func bpf_fentry_test1 "
+	[ "$output" == "$(printf '%s\n' btf_id cookie dryrun func funcs pattern)" ]
+	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l btf_id 5 cookie "
 	[ -z "$output" ]
-	run complete_line "bpftool -j link attach tracing_multi name tm_entry pattern 'x*' pinned /sys/fs/bpf/l "
-	[ -z "$output" ]
+	# options before the object shift nothing; targets go on after a pattern
+	run complete_line "bpftool -j link attach tracing_multi name tm_entry /sys/fs/bpf/l pattern 'x*' "
+	[ "$output" == "$(printf '%s\n' btf_id dryrun func funcs pattern)" ]
 }
 
 @test "completion: program names, ids and pinned paths" {
@@ -83,19 +88,29 @@ complete_line() {
 	run complete_line "bpftool link attach tracing_multi pinned $(pin_dir)/progs/tm_e"
 	echo "$output"
 	[ "$output" == "$(printf '%s\n' "$(pin_dir)/progs/tm_entry" "$(pin_dir)/progs/tm_exit")" ]
-	run complete_line "bpftool link attach tracing_multi name tm_entry funcs $(pin_dir)/pro"
+	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l funcs $(pin_dir)/pro"
 	echo "$output"
+	[ "$output" == "$(pin_dir)/progs" ]
+	# the link's pin path, after PROG
+	run complete_line "bpftool link attach tracing_multi name tm_entry $(pin_dir)/pro"
 	[ "$output" == "$(pin_dir)/progs" ]
 }
 
-@test "completion: function names from the kernel's BTF, and a module's after MODULE:" {
-	run complete_line "bpftool link attach tracing_multi name tm_entry func bpf_fentry_test1"
+@test "completion: function names the kernel traces, and a module's after MODULE:, without running bpftool" {
+	local bin=$BATS_TEST_TMPDIR/bin
+	# a bpftool that only says it ran: a TAB on a function name runs none
+	mkdir -p "$bin"
+	printf '#!/bin/sh\necho "$*" >>%s/ran\n' "$bin" >"$bin/bpftool"
+	chmod +x "$bin/bpftool"
+	PATH="$bin:$PATH"
+	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l func bpf_fentry_test1"
+	PATH=${PATH#"$bin:"}
 	[ "$output" == "$(printf '%s\n' bpf_fentry_test1 bpf_fentry_test10)" ]
-	run complete_line "bpftool link attach tracing_multi name tm_entry pattern x func __x64_sys_rea"
-	[ "$output" == "$(bpftool btf dump file /sys/kernel/btf/vmlinux |
-		sed -n "s/^\[[0-9]*\] FUNC '\(__x64_sys_rea[^']*\)'.*/\1/p" | sort)" ]
+	[ ! -e "$bin/ran" ]
+	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l pattern x func __x64_sys_rea"
+	[ "$output" == "$(sed -n 's/^\(__x64_sys_rea[^ ]*\)$/\1/p' /sys/kernel/tracing/available_filter_functions | sort -u)" ]
 	[[ $output == *__x64_sys_read* ]]
 	testmod_load
-	run complete_line "bpftool link attach tracing_multi name tm_entry func bpf_testmod:bpf_testmod_fentry_test1"
+	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l func bpf_testmod:bpf_testmod_fentry_test1"
 	[ "$output" == "$(printf '%s\n' bpf_testmod_fentry_test1 bpf_testmod_fentry_test11)" ]
 }

@@ -11,7 +11,7 @@ bats_require_minimum_version 1.5.0
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# the attach's JSON: one link on every traceable __x64_sys_* function
-	grep -Eq '^\{"id":[0-9]+,"attach_type":"trace_fentry_multi","func_cnt":[0-9]{3},"pinned":"/sys/fs/bpf/syscount/link","skipped":\[\]\}$' <<<"$output"
+	grep -Eq '^\{"id":[0-9]+,"type":"tracing_multi","prog_id":[0-9]+,"attach_type":"trace_fentry_multi","func_cnt":[0-9]{3},"pinned":\["/sys/fs/bpf/syscount/link"\],"skipped":\[\]\}$' <<<"$output"
 	# the table: a header and ten rows, busiest first, read(2) among them
 	table=$(sed -n '/^## the ten busiest system calls$/,/^$/p' <<<"$output")
 	[ "$(sed -n 2p <<<"$table")" == "$(printf '%-28s %10s' syscall calls)" ]
@@ -26,6 +26,8 @@ bats_require_minimum_version 1.5.0
 	[ "$(wc -l <<<"$lrows")" -eq 10 ]
 	grep -Eq '^__x64_sys_read +[1-9][0-9]* +[1-9][0-9]*$' <<<"$lrows"
 	grep -Eq $'^\tattach_type trace_fsession_multi  ' <<<"$lat"
+	# the plain attach's line: the link as link show heads it
+	grep -Eq '^[0-9]+: tracing_multi  prog [0-9]+  attach_type trace_fsession_multi  func_cnt [0-9]{3}$' <<<"$lat"
 	grep -Eq '^\{"id":[0-9]+,"func_cnt":0\}$' <<<"$output"
 	grep -Eq '^link [0-9]+ is gone$' <<<"$output"
 	[ ! -e /sys/fs/bpf/syscount ]
