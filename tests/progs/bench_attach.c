@@ -308,6 +308,86 @@ static double time_cmd(const char *cmd)
 	return now() - t0;
 }
 
+/* Sum of the BPF_LINK_CREATE durations in strace -T output at path, s */
+static double strace_link_create(const char *path)
+{
+	char line[512], *p;
+	double sum = 0, t;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "bpf(BPF_LINK_CREATE"))
+			continue;
+		p = strrchr(line, '<');
+		if (p && sscanf(p, "<%lf>", &t) == 1)
+			sum += t;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* bpftool's own time attaching a tracing_multi link to n functions
+ * (`link attach tracing_multi ... funcs FILE`): its wall time minus the
+ * time its BPF_LINK_CREATE took (strace -T, printing only bpf(2)),
+ * medians of 3, next to the wall time of `bpftool version`, what any
+ * bpftool run costs here (a process start under emulation).
+ */
+static void time_bpftool_attach(const struct func *f, size_t n)
+{
+	static const char *prog_pin = "/sys/fs/bpf/bench_attach_prog";
+	static const char *link_pin = "/sys/fs/bpf/bench_attach_link";
+	static const char *funcs = "/tmp/bench_attach_funcs";
+	static const char *trace = "/tmp/bench_attach_strace";
+	double wall[3], sys[3], own[3], ver[3];
+	char cmd[512];
+	size_t i;
+	FILE *out;
+	int r;
+
+	out = fopen(funcs, "w");
+	if (!out)
+		return;
+	for (i = 0; i < n; i++)
+		fprintf(out, "%s\n", f[i].name);
+	fclose(out);
+	unlink(prog_pin);
+	if (bpf_obj_pin(bpf_program__fd(skel->progs.bench_fentry_multi), prog_pin)) {
+		printf("# bpftool attach: can't pin the program: %s\n", strerror(errno));
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "strace -f -T -e trace=bpf -o %s "
+		 "bpftool link attach tracing_multi pinned %s %s funcs %s >/dev/null",
+		 trace, prog_pin, link_pin, funcs);
+	for (r = 0; r < 3; r++) {
+		unlink(link_pin);
+		wall[r] = time_cmd(cmd);
+		sys[r] = strace_link_create(trace);
+		unlink(link_pin);
+		ver[r] = time_cmd("bpftool version >/dev/null");
+		if (wall[r] < 0 || sys[r] <= 0) {
+			printf("# bpftool attach: `%s` failed\n", cmd);
+			unlink(prog_pin);
+			return;
+		}
+		own[r] = wall[r] - sys[r];
+	}
+	unlink(prog_pin);
+	unlink(funcs);
+	unlink(trace);
+	qsort(wall, 3, sizeof(wall[0]), cmp_double);
+	qsort(sys, 3, sizeof(sys[0]), cmp_double);
+	qsort(own, 3, sizeof(own[0]), cmp_double);
+	qsort(ver, 3, sizeof(ver[0]), cmp_double);
+	printf("# bpftool link attach tracing_multi ... funcs FILE of %zu functions: %.2f s, "
+	       "its BPF_LINK_CREATE %.2f s, bpftool's own %.2f s = %.0f%% of the attach "
+	       "(bpftool version alone: %.2f s; own beyond that %.0f%%; goal <= 10%%)\n",
+	       n, wall[1], sys[1], own[1], 100 * own[1] / sys[1], ver[1],
+	       100 * (own[1] - ver[1]) / sys[1]);
+}
+
 /* How long `bpftool link show` takes for a tracing_multi link on n
  * functions, plain and JSON (medians of 3), next to a link on one
  * function. While the big link is attached every process runs slower (its
@@ -795,6 +875,7 @@ int main(int argc, char **argv)
 	       "links; at every N tracing_multi attach <= 2x kprobe_multi attach: %s\n",
 	       met ? "met" : "MISSED");
 	time_link_show(all, n_all);
+	time_bpftool_attach(all, n_all);
 	bench_per_call();
 	bench_attach__destroy(skel);
 	btf__free(btf);
