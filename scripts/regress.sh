@@ -11,6 +11,8 @@
 #            bpf_testmod and the livepatch selftests' test_modules
 #   test_progs  6.12's BPF test_progs from the base tree (clang-19)
 #   run      boot each kernel in the guest: tests/regress/run
+#   bench    only the ftrace-ops benchmark, both kernels at once again
+#            (results/NAME/bench.tsv; a quiet machine gives steadier ratios)
 #   report   build/regress/report.md: each test's result on both kernels,
 #            the kernel log reports of each, "regressions: N of M tests"
 # With no STEP, all of them.
@@ -146,19 +148,20 @@ test_progs() {
 # lockdep, every switch of ftracetest to the function tracers patches
 # all functions and waits out rcu_tasks grace periods.
 run_one() {
-	local tree=$1 rc=0
+	local tree=$1 part=${2:-} rc=0 what=selftests log=console
+	[[ -z $part ]] || what=$part log=$part-console
 	mkdir -p "$R/results/$tree"
-	stage "selftests on the $tree kernel" \
+	stage "$what on the $tree kernel" \
 		"$TOP/qemu/run" --kernel "$R/$tree/bzImage" --smp 1 --mem 2G --timeout 14400 \
-		--console "$R/results/$tree/console.log" -- \
-		env TM_MODROOT="$R/$tree" tests/regress/run "$tree" || rc=$?
-	echo "$rc" >"$R/results/$tree/rc"
+		--console "$R/results/$tree/$log.log" -- \
+		env TM_MODROOT="$R/$tree" tests/regress/run "$tree" ${part:+"$part"} || rc=$?
+	echo "$rc" >"$R/results/$tree/${part:+$part-}rc"
 }
 
 run() {
 	local tree pids=()
 	for tree in "${TREES[@]}"; do
-		run_one "$tree" &
+		run_one "$tree" "$@" &
 		pids+=($!)
 	done
 	wait "${pids[@]}"
@@ -181,8 +184,8 @@ report() {
 		echo "| suite | test | base | patched |"
 		echo "|---|---|---|---|"
 		join -t $'\t' -a1 -a2 -e 'not run' -o 0,1.2,2.2 \
-			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$b/results.tsv" | sort -t $'\t' -k1,1) \
-			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$p/results.tsv" | sort -t $'\t' -k1,1) |
+			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$b/results.tsv" | sort -t $'\t' -k1,1 -u) \
+			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$p/results.tsv" | sort -t $'\t' -k1,1 -u) |
 			awk -F'\t' '{ split($1, k, ": "); t = substr($1, length(k[1]) + 3)
 				mark = ($2 ~ /^(PASS|ok|OK)$/ && $3 !~ /^(PASS|ok|OK)$/) ? " **regression**" : ""
 				printf "| %s | %s | %s | %s%s |\n", k[1], t, $2, $3, mark }'
@@ -219,8 +222,9 @@ main() {
 		kernels) kernels ;;
 		test_progs) test_progs ;;
 		run) run ;;
+		bench) run ftrace-ops ;;
 		report) report ;;
-		*) die "unknown step '$s' (want trees, config, kernels, test_progs, run or report)" ;;
+		*) die "unknown step '$s' (want trees, config, kernels, test_progs, run, bench or report)" ;;
 		esac
 	done
 }
