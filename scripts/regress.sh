@@ -13,6 +13,8 @@
 #   run      boot each kernel in the guest: tests/regress/run
 #   bench    only the ftrace-ops benchmark, both kernels at once again
 #            (results/NAME/bench.tsv; a quiet machine gives steadier ratios)
+#   upstream only upstream's tracing_multi tests on the patched kernel
+#            (after a change to selftests/: trees, test_progs, upstream, report)
 #   report   build/regress/report.md: each test's result on both kernels,
 #            the kernel log reports of each, "regressions: N of M tests"
 # With no STEP, all of them.
@@ -223,8 +225,9 @@ main() {
 		test_progs) test_progs ;;
 		run) run ;;
 		bench) run ftrace-ops ;;
+		upstream) run_one patched upstream ;;
 		report) report ;;
-		*) die "unknown step '$s' (want trees, config, kernels, test_progs, run, bench or report)" ;;
+		*) die "unknown step '$s' (want trees, config, kernels, test_progs, run, bench, upstream or report)" ;;
 		esac
 	done
 }
