@@ -186,8 +186,8 @@ report() {
 		echo "| suite | test | base | patched |"
 		echo "|---|---|---|---|"
 		join -t $'\t' -a1 -a2 -e 'not run' -o 0,1.2,2.2 \
-			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$b/results.tsv" | sort -t $'\t' -k1,1 -u) \
-			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$p/results.tsv" | sort -t $'\t' -k1,1 -u) |
+			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$b/results.tsv" | sort -t $'\t' -k1,1) \
+			<(awk -F'\t' '{ print $1 ": " $2 "\t" $3 }' "$p/results.tsv" | sort -t $'\t' -k1,1) |
 			awk -F'\t' '{ split($1, k, ": "); t = substr($1, length(k[1]) + 3)
 				mark = ($2 ~ /^(PASS|ok|OK)$/ && $3 !~ /^(PASS|ok|OK)$/) ? " **regression**" : ""
 				printf "| %s | %s | %s | %s%s |\n", k[1], t, $2, $3, mark }'

@@ -38,6 +38,14 @@ snap() {
 		to_entries[] | "\(.key)=(\(.value | map(tostring) | join(" ")))"')"
 }
 
+# refused_funcs LINES MESSAGE: `funcs FILE` with LINES (printf format) in
+# FILE is refused with MESSAGE (see refused).
+refused_funcs() {
+	# shellcheck disable=SC2059 # LINES is the format: it has the newlines
+	printf "$1" >"$BATS_TEST_TMPDIR/funcs"
+	refused "$2" link attach tracing_multi name tm_entry "$dir/err" funcs "$BATS_TEST_TMPDIR/funcs"
+}
+
 # How many functions ftrace calls out of (a direct call adds a second,
 # indented line).
 traced_funcs() {
@@ -345,18 +353,12 @@ refused() {
 		link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1 cookie ' 1'
 	refused "'cookie' needs a value" \
 		link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1 cookie
-	printf 'bpf_fentry_test1 1\nbpf_fentry_test2 -2\n' >"$BATS_TEST_TMPDIR/funcs"
-	refused "$BATS_TEST_TMPDIR/funcs:2: cookie '-2' of function 'bpf_fentry_test2' is not an unsigned 64-bit number" \
-		link attach tracing_multi name tm_entry "$dir/err" funcs "$BATS_TEST_TMPDIR/funcs"
-	printf 'bpf_fentry_test1 1 2\n' >"$BATS_TEST_TMPDIR/funcs"
-	refused "$BATS_TEST_TMPDIR/funcs:1: expected 'NAME [COOKIE]', found more after the cookie: '2'" \
-		link attach tracing_multi name tm_entry "$dir/err" funcs "$BATS_TEST_TMPDIR/funcs"
-	printf 'nosuch_func\n' >"$BATS_TEST_TMPDIR/funcs"
-	refused "$BATS_TEST_TMPDIR/funcs:1: unknown function 'nosuch_func': not in vmlinux BTF" \
-		link attach tracing_multi name tm_entry "$dir/err" funcs "$BATS_TEST_TMPDIR/funcs"
-	printf '# nothing\n' >"$BATS_TEST_TMPDIR/funcs"
-	refused "functions file '$BATS_TEST_TMPDIR/funcs' lists no function" \
-		link attach tracing_multi name tm_entry "$dir/err" funcs "$BATS_TEST_TMPDIR/funcs"
+	local f=$BATS_TEST_TMPDIR/funcs
+	refused_funcs 'bpf_fentry_test1 1\nbpf_fentry_test2 -2\n' \
+		"$f:2: cookie '-2' of function 'bpf_fentry_test2' is not an unsigned 64-bit number"
+	refused_funcs 'bpf_fentry_test1 1 2\n' "$f:1: expected 'NAME [COOKIE]', found more after the cookie: '2'"
+	refused_funcs 'nosuch_func\n' "$f:1: unknown function 'nosuch_func': not in vmlinux BTF"
+	refused_funcs '# nothing\n' "functions file '$f' lists no function"
 	refused "can't open functions file '/nonexistent': No such file or directory" \
 		link attach tracing_multi name tm_entry "$dir/err" funcs /nonexistent
 	refused "expected pattern GLOB, func NAME [cookie U64], btf_id ID [cookie U64], funcs FILE or dryrun, got: 'function'" \

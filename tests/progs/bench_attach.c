@@ -350,7 +350,7 @@ static void time_bpftool_attach(const struct func *f, size_t n)
 	static const char *link_pin = "/sys/fs/bpf/bench_attach_link";
 	static const char *funcs = "/tmp/bench_attach_funcs";
 	static const char *trace = "/tmp/bench_attach_strace";
-	double wall[3], sys[3], own[3], ver[3], user[3], u0;
+	double wall[3], sys[3], own[3], ver[3], user[3], u0, t;
 	char cmd[512], plain[512];
 	size_t i;
 	FILE *out;
@@ -381,13 +381,12 @@ static void time_bpftool_attach(const struct func *f, size_t n)
 		sys[r] = strace_link_create(trace);
 		unlink(link_pin);
 		u0 = children_user();
-		if (time_cmd(plain) < 0)
-			sys[r] = -1;
+		t = time_cmd(plain);
 		user[r] = children_user() - u0;
 		unlink(link_pin);
 		ver[r] = time_cmd("bpftool version >/dev/null");
-		if (wall[r] < 0 || sys[r] <= 0) {
-			printf("# bpftool attach: `%s` failed\n", cmd);
+		if (wall[r] < 0 || sys[r] <= 0 || t < 0) {
+			printf("# bpftool attach: `%s` failed\n", t < 0 ? plain : cmd);
 			unlink(prog_pin);
 			return;
 		}
