@@ -33,6 +33,15 @@ teardown_file() {
 	multi ids
 }
 
+@test "lockdep holds the trampoline lock pool as one lock: attach and release stay far below MAX_LOCK_DEPTH (48)" {
+	multi ids
+	local depth
+	depth=$(awk -F: '/max locking depth/ { print $2 + 0 }' /proc/lockdep_stats)
+	echo "max locking depth since boot: $depth"
+	# All 32 pool mutexes, each counted, made it at least 35.
+	[ "$depth" -gt 0 ] && [ "$depth" -lt 24 ]
+}
+
 @test "cookies given in shuffled order stay with their functions (program, fdinfo, link info)" {
 	multi cookies
 	# fdinfo as upstream prints it
