@@ -3,7 +3,7 @@
 #   make run             the demo, in a QEMU guest booted from the patched kernel
 #   make test            the bats suite in the guest (TAP: build/test-results.tap)
 #   make shell           an interactive shell in the guest
-#   make bench           attach/detach timings: tracing_multi vs fentry vs kprobe_multi
+#   make bench           attach/detach time against N, memory, per-call cost (+ plot)
 #   make latency         how long attaching everything keeps a real-time task waiting
 #   make stress          the stress scenarios on a KASAN/lockdep/kmemleak kernel
 #   make regress         6.12's ftrace, live-patch and BPF selftests: unpatched vs patched
@@ -60,18 +60,29 @@ run: guest-deps
 shell: guest-deps
 	@$(TOP)/qemu/run --shell
 
-# Attach/detach timings, in a guest booted from the bench kernel (no lock
-# checkers); the table is also saved in build/bench-results.txt. One vCPU:
-# with two, TCG turns every TLB flush into slow cross-vCPU work, and
-# attaching anything to all functions trips a stray int3 oops now and then
-# (kprobe_multi alone too, see docs/benchmarks.md).
+# make bench: tests/progs/bench_attach.c in two guests booted from the bench
+# kernel (no lock checkers), one vCPU each. The first times attach and
+# detach against N (saved in build/bench/attach.dat, plotted to
+# build/bench/attach.svg) and measures kernel memory per function; the
+# second (qemu/run --icount: its clock counts instructions, so the figures
+# repeat exactly) measures the per-call cost. Both tables go to
+# build/bench-results.txt. One vCPU: with two, TCG turns every TLB flush
+# into slow cross-vCPU work, and attaching anything to all functions trips
+# a stray int3 oops now and then (kprobe_multi alone too, see
+# docs/benchmarks.md).
 bench-kernel: tree
 	@$(SCRIPTS)/kernel.sh bench
 
 bench: bench-kernel test-progs
+	@rm -f $(BUILD)/bench/attach.dat $(BUILD)/bench/attach.svg
 	@bash -o pipefail -c '$(TOP)/qemu/run --smp 1 --kernel $(BUILD)/bench/bzImage --timeout 3000 \
 		--console $(BUILD)/bench/console.log -- \
-		build/tests/bin/bench_attach | tee $(BUILD)/bench-results.txt'
+		env BENCH_DATA=build/bench build/tests/bin/bench_attach | tee $(BUILD)/bench-results.txt'
+	@bash -o pipefail -c '$(TOP)/qemu/run --smp 1 --icount --kernel $(BUILD)/bench/bzImage \
+		--timeout 1800 --console $(BUILD)/bench/console-icount.log -- \
+		env BENCH_PER_CALL=icount build/tests/bin/bench_attach | tee -a $(BUILD)/bench-results.txt'
+	@gnuplot -c $(SCRIPTS)/bench-plot.gp $(BUILD)/bench/attach.dat $(BUILD)/bench/attach.svg
+	@echo "==> make bench: build/bench-results.txt, plot build/bench/attach.svg"
 
 # The longest stretch an attach or detach on all traceable functions keeps a
 # waiting real-time task off the CPU (bench_attach's BENCH_LATENCY mode; see

@@ -14,8 +14,8 @@ packages=(
 	clang-19 llvm-19 pkg-config libcap-dev libzstd-dev zlib1g-dev python3-docutils
 	# guest and tests
 	qemu-system-x86 bats jq man-db bash-completion shellcheck
-	# make bench: the time bpftool spends outside its BPF_LINK_CREATE
-	strace
+	# make bench: the time bpftool spends outside its BPF_LINK_CREATE; the plot
+	strace gnuplot-nox
 	# make lint: checkpatch's SPDX check of new files
 	python3-ply python3-git
 )
