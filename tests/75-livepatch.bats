@@ -45,8 +45,24 @@ lp_settle() {
 		[[ $t == 1 ]] || return 0
 		sleep 0.2
 	done
-	echo "live patch transition still running after 60 s" >&2
+	echo "live patch transition still running after 60 s; tasks not yet switched:" >&2
+	lp_stragglers >&2
 	return 1
+}
+
+# The tasks a live patch transition still waits for (patch_state differs
+# from the patch's target), with their kernel stacks: what kept it going.
+lp_stragglers() {
+	local p want state comm
+	# patching: the patch's target state is 1, unpatching: 0
+	{ read -r want <"$LP/enabled"; } 2>/dev/null || return 0
+	for p in /proc/[0-9]*; do
+		{ read -r state <"$p/patch_state"; } 2>/dev/null || continue
+		[[ $state == -1 || $state == "$want" ]] && continue
+		{ read -r comm <"$p/comm"; } 2>/dev/null || comm='?'
+		echo "pid ${p#/proc/} ($comm) patch_state $state:"
+		sed 's/^/    /' "$p/stack" 2>/dev/null || true
+	done
 }
 
 lp_load() {
