@@ -703,6 +703,13 @@ static const char *const pc_names[PC_NKINDS] = {
 	"kretprobe.multi", "fentry + fexit", "fentry.multi + fexit.multi", "fsession.multi",
 };
 
+/* The attach type of the kinds that are one fresh_link() */
+static const enum bpf_attach_type pc_types[PC_NKINDS] = {
+	[PC_FENTRY] = BPF_TRACE_FENTRY, [PC_FENTRY_MULTI] = BPF_TRACE_FENTRY_MULTI,
+	[PC_FEXIT] = BPF_TRACE_FEXIT, [PC_FEXIT_MULTI] = BPF_TRACE_FEXIT_MULTI,
+	[PC_FSESSION_MULTI] = BPF_TRACE_FSESSION_MULTI,
+};
+
 #define PC_SYM "__x64_sys_getpgid"
 
 static void pc_detach(int fd[2])
@@ -722,21 +729,9 @@ static bool pc_attach(enum pc_kind k, __u32 id, int fd[2])
 	switch (k) {
 	case PC_NONE:
 		return true;
-	case PC_FENTRY:
-		fd[0] = fresh_link(BPF_TRACE_FENTRY, id);
-		break;
-	case PC_FENTRY_MULTI:
-		fd[0] = fresh_link(BPF_TRACE_FENTRY_MULTI, id);
-		break;
 	case PC_KPROBE_MULTI:
 	case PC_KRETPROBE_MULTI:
 		fd[0] = kmulti_one(PC_SYM, k == PC_KRETPROBE_MULTI);
-		break;
-	case PC_FEXIT:
-		fd[0] = fresh_link(BPF_TRACE_FEXIT, id);
-		break;
-	case PC_FEXIT_MULTI:
-		fd[0] = fresh_link(BPF_TRACE_FEXIT_MULTI, id);
 		break;
 	case PC_BOTH:
 	case PC_BOTH_MULTI: {
@@ -753,12 +748,9 @@ static bool pc_attach(enum pc_kind k, __u32 id, int fd[2])
 		fd[1] = exit[0];
 		return true;
 	}
-	case PC_FSESSION_MULTI:
-		fd[0] = fresh_link(BPF_TRACE_FSESSION_MULTI, id);
-		break;
 	default:
-		errno = EINVAL;
-		return false;
+		fd[0] = fresh_link(pc_types[k], id);
+		break;
 	}
 	return fd[0] >= 0;
 }
@@ -1042,6 +1034,17 @@ static int bench_latency(const struct func *all, size_t n)
 	return 0;
 }
 
+/* n of the n_all candidates, spread over the whole list (calloc'd) */
+static struct func *spread_subset(const struct func *all, size_t n_all, size_t n)
+{
+	struct func *f = calloc(n, sizeof(*f));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		f[i] = all[i * (n_all / n)];
+	return f;
+}
+
 /* Attach and detach time against N: one tracing_multi link, N fentry
  * links (N <= max_fentry) and one kprobe_multi link on the same N
  * functions, for N = 10, 100, 1000, 10000 and all candidates; medians of
@@ -1050,13 +1053,12 @@ static int bench_latency(const struct func *all, size_t n)
  */
 static bool bench_attach_time(const struct func *all, size_t n_all, size_t max_fentry)
 {
-	size_t sizes[] = { 10, 100, 1000, 10000, 0 }, nsizes = 5, s, i;
+	size_t sizes[] = { 10, 100, 1000, 10000, n_all }, nsizes = 5, s;
 	const char *dir = getenv("BENCH_DATA");
 	FILE *dat = NULL;
 	bool met = true;
 	char path[512];
 
-	sizes[nsizes - 1] = n_all;
 	if (dir) {
 		snprintf(path, sizeof(path), "%s/attach.dat", dir);
 		dat = fopen(path, "w");
@@ -1081,10 +1083,7 @@ static bool bench_attach_time(const struct func *all, size_t n_all, size_t max_f
 
 		if (s && n == (sizes[s - 1] < n_all ? sizes[s - 1] : n_all))
 			continue;
-		f = calloc(n, sizeof(*f));
-		/* spread the subset over the whole list */
-		for (i = 0; i < n; i++)
-			f[i] = all[i * (n_all / n)];
+		f = spread_subset(all, n_all, n);
 		medians(kinds, 2, f, n, REPS, r);
 		tm = r[0];
 		km = r[1];
@@ -1129,22 +1128,26 @@ static bool bench_attach_time(const struct func *all, size_t n_all, size_t max_f
 	return met;
 }
 
-/* A value of /proc/meminfo, kB */
-static long meminfo_kb(const char *key)
+/* The values of the nkeys keys of /proc/meminfo in kb[] (kB, -1 if absent),
+ * in one read
+ */
+static void meminfo_kb(const char *const *keys, int nkeys, long *kb)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
-	size_t len = strlen(key);
 	char line[256];
-	long v = -1;
+	int k;
 
+	for (k = 0; k < nkeys; k++)
+		kb[k] = -1;
 	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, len) && line[len] == ':') {
-			v = strtol(line + len + 1, NULL, 10);
-			break;
+		for (k = 0; k < nkeys; k++) {
+			size_t len = strlen(keys[k]);
+
+			if (!strncmp(line, keys[k], len) && line[len] == ':')
+				kb[k] = strtol(line + len + 1, NULL, 10);
 		}
 	if (f)
 		fclose(f);
-	return v;
 }
 
 /* Kernel memory per attached function: slab, vmalloc (trampoline images
@@ -1157,7 +1160,7 @@ static long meminfo_kb(const char *key)
 static void bench_memory(const struct func *all, size_t n_all)
 {
 	static const char *const keys[] = { "Slab", "VmallocUsed", "Percpu" };
-	size_t sizes[] = { 1000, 10000, n_all }, s, i;
+	size_t sizes[] = { 1000, 10000, n_all }, s;
 	const attach_fn kinds[2] = { multi_attach, kmulti_attach };
 	static const char *const names[2] = { "tracing_multi", "kprobe_multi" };
 	double d[3][3];
@@ -1168,20 +1171,17 @@ static void bench_memory(const struct func *all, size_t n_all)
 	       "percpu", "total", "bytes/func");
 	for (s = 0; s < 3; s++) {
 		size_t n = sizes[s] < n_all ? sizes[s] : n_all;
-		struct func *f = calloc(n, sizeof(*f));
+		struct func *f = spread_subset(all, n_all, n);
 
-		for (i = 0; i < n; i++)
-			f[i] = all[i * (n_all / n)];
 		for (k = 0; k < 2; k++) {
 			double tot = 0;
 
 			for (r = 0; r < 3; r++) {
-				long before[3];
+				long before[3], after[3];
 				int fd;
 
 				settle();
-				for (m = 0; m < 3; m++)
-					before[m] = meminfo_kb(keys[m]);
+				meminfo_kb(keys, 3, before);
 				fd = kinds[k](f, n);
 				if (fd < 0) {
 					printf("# memory: %s attach failed: %s\n", names[k],
@@ -1190,8 +1190,9 @@ static void bench_memory(const struct func *all, size_t n_all)
 					return;
 				}
 				settle();
+				meminfo_kb(keys, 3, after);
 				for (m = 0; m < 3; m++)
-					d[m][r] = meminfo_kb(keys[m]) - before[m];
+					d[m][r] = after[m] - before[m];
 				close(fd);
 			}
 			printf("%8zu %-14s |", n, names[k]);
