@@ -11,8 +11,10 @@ obj=$BUILD/tools
 # Objects built from other commits of the userspace sources are dropped:
 # bpftool's dependency files name headers its build copies by relative
 # path, and after a rebase of the libbpf patches make stops on them ("No
-# rule to make target .../libbpf_internal.h").
-src_key=$(git -C "$LINUX" rev-parse HEAD:tools/lib/bpf HEAD:tools/bpf/bpftool HEAD:tools/include)
+# rule to make target .../libbpf_internal.h"); so are objects built by
+# other versions of this script or lib.sh (make sees no changed settings).
+src_key=$(git -C "$LINUX" rev-parse HEAD:tools/lib/bpf HEAD:tools/bpf/bpftool HEAD:tools/include
+	cat "${BASH_SOURCE[0]}" "$TOP/scripts/lib.sh" | sha1sum)
 if [[ $(cat "$obj/sources" 2>/dev/null) != "$src_key" ]]; then
 	rm -rf "$obj"
 	mkdir -p "$obj"
@@ -25,7 +27,8 @@ tmake() { make -s -j"$(nproc)" CC="ccache gcc" CLANG=clang-19 LLVM_STRIP=llvm-st
 
 build_bpftool() {
 	# Bpftool feature detection reports on stdout; keep the build quiet.
-	tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$obj/bpftool/" >"$obj/bpftool.log" 2>&1 ||
+	tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$obj/bpftool/" "${BPFTOOL_FEATURES[@]}" \
+		>"$obj/bpftool.log" 2>&1 ||
 		{ cat "$obj/bpftool.log" >&2; die "bpftool build failed"; }
 	install -m 0755 "$obj/bpftool/bpftool" "$inst/bin/bpftool"
 }
