@@ -10,6 +10,8 @@
 #   make tree            build/linux: Debian's source + the patch queues, as git commits
 #   make export-patches  regenerate the patch queues from build/linux's commits
 #   make lint            shellcheck and checkpatch
+#   make deb             Debian packages for a host: kernel (FLAVOUR=cloud-amd64|amd64), bpftool, libbpf-dev
+#   make deb-test        those packages installed with apt on Debian 12, booted in QEMU, checked
 #
 # Every target installs what it needs first (make deps).
 
@@ -21,12 +23,19 @@ BUILD := $(TOP)/build
 SCRIPTS := $(TOP)/scripts
 
 .PHONY: all deps tree kernel tools testmod test-progs guest-deps \
-	test run shell bench-kernel bench latency stress-kernel stress regress export-patches lint clean distclean
+	test run shell bench-kernel bench latency stress-kernel stress regress export-patches lint clean distclean \
+	deb-deps deb-test-deps deb deb-test
 
 all: guest-deps
 
 deps:
 	@$(SCRIPTS)/deps.sh
+
+deb-deps:
+	@$(SCRIPTS)/deps.sh deb
+
+deb-test-deps:
+	@$(SCRIPTS)/deps.sh deb-test
 
 tree: deps
 	@$(SCRIPTS)/tree.sh
@@ -120,12 +129,25 @@ regress: tree
 export-patches:
 	@$(SCRIPTS)/export-patches.sh
 
+# make deb: packages a Debian 12 host installs, in build/deb/FLAVOUR/
+# (docs/install.md). FLAVOUR=cloud-amd64 (default) or amd64 picks Debian's
+# config; DEB_SUFFIX (default +tm1) ends every package version.
+deb: tree deb-deps
+	@$(SCRIPTS)/deb.sh
+
+# make deb-test: a Debian 12 root file system (mmdebstrap) with Debian's
+# kernel and bpftool, our packages of make deb installed into it with apt,
+# booted from our kernel in its /boot; demo and bats files inside
+# (tests/deb/check). Uses the built test programs, not the packages' build.
+deb-test: deb-test-deps test-progs
+	@$(SCRIPTS)/deb-test.sh
+
 lint:
 	@$(SCRIPTS)/lint.sh
 
 clean:
 	rm -rf $(BUILD)/kbuild $(BUILD)/tools $(BUILD)/tests $(BUILD)/install $(BUILD)/guest \
-		$(BUILD)/bench $(BUILD)/stress $(BUILD)/testmod
+		$(BUILD)/bench $(BUILD)/stress $(BUILD)/testmod $(BUILD)/deb $(BUILD)/ccache-deb
 
 # Also removes build/linux, with any commits not exported.
 distclean:

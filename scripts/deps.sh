@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make deps: install the Debian packages the build and the tests need.
+# make deps: install the Debian packages the build and the tests need;
+# deps.sh deb: those make deb needs too; deps.sh deb-test: and make deb-test.
 # As root it runs apt-get; otherwise it prints the exact command and stops.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -14,11 +15,25 @@ packages=(
 	clang-19 llvm-19 pkg-config libcap-dev libzstd-dev zlib1g-dev python3-docutils
 	# guest and tests
 	qemu-system-x86 bats jq man-db bash-completion shellcheck
-	# make bench: the time bpftool spends outside its BPF_LINK_CREATE; the plot
-	strace gnuplot-nox
+	# make bench: the plot
+	gnuplot-nox
 	# make lint: checkpatch's SPDX check of new files
 	python3-ply python3-git
 )
+case ${1:-} in
+deb-test)
+	packages+=(
+		# a Debian 12 root file system, and its disk image
+		mmdebstrap e2fsprogs
+	) ;&
+deb)
+	packages+=(
+		# Debian's kernel configs; the kernel's bindeb-pkg
+		"linux-config-6.12=$KVER_DEB" debhelper dpkg-dev cpio rsync
+	) ;;
+'') ;;
+*) die "deps.sh: unknown package set '$1' (want deb or deb-test)" ;;
+esac
 
 mkdir -p "$BUILD"
 missing=()

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# make deb [FLAVOUR=cloud-amd64|amd64]: the Debian packages a host installs,
+# into build/deb/FLAVOUR/:
+#   linux-image-RELEASE, linux-headers-RELEASE   the patched kernel, from
+#       Debian's own config for FLAVOUR (linux-config-6.12) plus
+#       packaging/kernel.config; RELEASE = 6.12.N-tracing-multi-FLAVOUR
+#   bpftool            the patched tree's bpftool, man pages, completion
+#   libbpf-dev         its libbpf: headers, static library, pkg-config
+# Versions are Debian's (KVER_DEB, or bpftool's and libbpf's own before a
+# "+" and Debian's) plus DEB_SUFFIX, so they sort above Debian's.
+# The directory appears whole or not at all: everything is made in
+# FLAVOUR.new and renamed at the end. Kernel objects stay in
+# build/kbuild/deb-FLAVOUR for the next run, compiled through their own
+# ccache (build/ccache-deb) so that they don't push the test kernels out
+# of the shared one.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+: "${KVER_DEB:?KVER_DEB (the pinned linux-source-6.12 version) must be set}"
+flavour=${FLAVOUR:-cloud-amd64}
+suffix=${DEB_SUFFIX:-+tm1}
+case $flavour in
+cloud-amd64 | amd64) ;;
+*) die "unknown FLAVOUR '$flavour': use FLAVOUR=cloud-amd64 (virtual machines, the default) or FLAVOUR=amd64 (bare metal)" ;;
+esac
+[[ $suffix =~ ^[+~][a-z0-9.+~]*[0-9]$ ]] ||
+	die "DEB_SUFFIX '$suffix' is not a Debian version suffix: want + or ~, then lower-case letters, digits, '.', '+' or '~', ending in a digit (e.g. +tm2)"
+debconfig=/usr/src/linux-config-6.12/config.amd64_none_$flavour.xz
+have=$(dpkg-query -W -f='${Version}' linux-config-6.12 2>/dev/null || true)
+[[ $have == "$KVER_DEB" && -f $debconfig ]] ||
+	die "Debian's config for $flavour ($debconfig, package linux-config-6.12 $KVER_DEB) is missing, found '${have:-none}': run make deb-deps"
+
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+kver=$(make -s -C "$LINUX" kernelversion)
+release=$kver-tracing-multi-$flavour
+obj=$BUILD/kbuild/deb-$flavour/obj
+out=$BUILD/deb/$flavour
+new=$out.new
+rm -rf "$new"
+mkdir -p "$obj" "$new"
+trap 'rm -rf "$new"' EXIT
+
+# What the tracing_multi link needs; Debian's configs have it all, and
+# the build stops if one ever doesn't.
+needs=(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y CONFIG_BPF_SYSCALL=y CONFIG_BPF_JIT=y
+	CONFIG_DEBUG_INFO_BTF=y CONFIG_DEBUG_INFO_BTF_MODULES=y CONFIG_FPROBE=y)
+
+# Debian's config, then ours on top; olddefconfig settles the rest (a
+# different compiler version string, anything our patches add).
+configure() {
+	local frag=$obj/../fragment.config
+	{
+		xzcat "$debconfig"
+		cat "$TOP/packaging/kernel.config"
+		printf 'CONFIG_BUILD_SALT="%s"\n' "$release"
+	} >"$frag"
+	cp "$frag" "$obj/.config"
+	kbuild "$LINUX" "$obj" "" olddefconfig >/dev/null
+	printf '%s\n' "${needs[@]}" | cat "$TOP/packaging/kernel.config" - >"$frag"
+	mapfile -t bad < <(config_unmet "$frag" "$obj/.config")
+	if ((${#bad[@]})); then
+		printf '  %s\n' "${bad[@]}" >&2
+		die "the $flavour config lacks these lines of packaging/kernel.config or of what the backport needs"
+	fi
+	xzcat "$debconfig" >"$obj/../debian.config"
+	"$LINUX/scripts/diffconfig" "$obj/../debian.config" "$obj/.config" >"$new/config.diff"
+	log "config: Debian's $flavour config, changed as follows (also in ${new#"$TOP"/}/config.diff):"
+	sed 's/^/    /' "$new/config.diff" >&2
+}
+
+# The kernel's own bindeb-pkg, without the -dbg package (profile
+# nokerneldbg: its 1 GB of module debug info would take longer to
+# compress than the kernel takes to build; vmlinux with its symbols stays
+# in build/kbuild/deb-FLAVOUR/obj). It also makes linux-libc-dev, which is
+# dropped: a host keeps Debian's C library headers.
+kernel_debs() {
+	rm -f "$obj"/../*.deb "$obj"/../*.buildinfo "$obj"/../*.changes
+	# A separate cache: 20 GB of Debian-config objects would push the
+	# test kernels' out of the shared one (5 GB).
+	CCACHE_DIR=$BUILD/ccache-deb CCACHE_MAXSIZE=20G \
+		kbuild "$LINUX" "$obj" "-tracing-multi-$flavour" bindeb-pkg \
+		KDEB_PKGVERSION="$KVER_DEB$suffix" KDEB_SOURCENAME=linux-tracing-multi \
+		DPKG_FLAGS="-Ppkg.linux-tracing-multi.nokerneldbg" \
+		>"$obj/../bindeb-pkg.log" 2>&1 ||
+		{
+			tail -30 "$obj/../bindeb-pkg.log" >&2
+			rm -f "$obj"/../*.deb "$obj"/../*.buildinfo "$obj"/../*.changes
+			die "the kernel's bindeb-pkg failed (log: ${obj#"$TOP"/}/../bindeb-pkg.log)"
+		}
+	[[ $(cat "$obj/include/config/kernel.release") == "$release" ]] ||
+		die "the kernel came out as $(cat "$obj/include/config/kernel.release"), not $release"
+	mv "$obj"/../linux-image-"$release"_*.deb "$obj"/../linux-headers-"$release"_*.deb "$new/"
+	rm -f "$obj"/../*.deb "$obj"/../*.buildinfo "$obj"/../*.changes
+}
+
+# build_deb PACKAGE VERSION: the binary package of the tree
+# $tools/debian/PACKAGE (the layout dpkg-shlibdeps expects), with
+# packaging/PACKAGE.control filled in; Depends from dpkg-shlibdeps when it
+# has executables.
+build_deb() {
+	local pkg=$1 version=$2 dir=$tools/debian/$1 deps='' exe
+	mkdir -p "$dir/DEBIAN" "$dir/usr/share/doc/$pkg"
+	install -m 0644 "$TOP/packaging/copyright" "$dir/usr/share/doc/$pkg/copyright"
+	mapfile -t exe < <(cd "$tools" && find "debian/$pkg" -type f -perm -u+x)
+	if ((${#exe[@]})); then
+		printf 'Source: tracing-multi\n\nPackage: %s\nArchitecture: any\n' "$pkg" >"$tools/debian/control"
+		deps=$(cd "$tools" && dpkg-shlibdeps -O "${exe[@]}" | sed -n 's/^shlibs:Depends=//p')
+	fi
+	sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@KVER@|$kver|" \
+		-e "s|@LIBBPF@|${version#1:}|" -e "s|@DEPENDS@|$deps|" \
+		-e "s|@SIZE@|$(du -sk --exclude=DEBIAN "$dir" | cut -f1)|" \
+		"$TOP/packaging/$pkg.control" >"$dir/DEBIAN/control"
+	dpkg-deb --root-owner-group -Zxz --build "$dir" "$new/" >/dev/null
+}
+
+# bpftool and libbpf, built for /usr with the trees' own install targets.
+tools=$BUILD/deb/tools
+tool_debs() {
+	local root bv lv
+	rm -rf "$tools"
+	mkdir -p "$tools/bpftool" "$tools/libbpf" "$tools/doc"
+	root=$tools/debian/bpftool
+	if ! { make -s -j"$(nproc)" -C "$LINUX/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" \
+		CC="ccache gcc" CLANG=clang-19 LLVM_STRIP=llvm-strip-19 "${BPFTOOL_FEATURES[@]}" \
+		prefix=/usr DESTDIR="$root" install &&
+		make -s -C "$LINUX/tools/bpf/bpftool/Documentation" OUTPUT="$tools/doc/" \
+			prefix=/usr mandir=/usr/share/man DESTDIR="$root" install; } >"$tools/bpftool.log" 2>&1; then
+		tail -30 "$tools/bpftool.log" >&2
+		die "bpftool build failed (log: ${tools#"$TOP"/}/bpftool.log)"
+	fi
+	gzip -9n "$root"/usr/share/man/man8/*.8
+	strip --remove-section=.comment --remove-section=.note "$root/usr/sbin/bpftool"
+	bv=$("$root/usr/sbin/bpftool" version | sed -n 's/^bpftool v//p')
+	[[ -n $bv ]] || die "the built bpftool does not print its version"
+	build_deb bpftool "$bv+$KVER_DEB$suffix"
+
+	root=$tools/debian/libbpf-dev
+	make -s -j"$(nproc)" -C "$LINUX/tools/lib/bpf" OUTPUT="$tools/libbpf/" CC="ccache gcc" \
+		prefix=/usr libdir_relative="lib/$multiarch" DESTDIR="$root" \
+		install_headers install_pkgconfig "$tools/libbpf/libbpf.a" >"$tools/libbpf.log" 2>&1 ||
+		{ tail -30 "$tools/libbpf.log" >&2; die "libbpf build failed (log: ${tools#"$TOP"/}/libbpf.log)"; }
+	install -m 0644 "$tools/libbpf/libbpf.a" "$root/usr/lib/$multiarch/"
+	lv=$(sed -n 's/^Version: //p' "$root/usr/lib/$multiarch/pkgconfig/libbpf.pc")
+	[[ -n $lv ]] || die "libbpf.pc has no Version"
+	build_deb libbpf-dev "1:$lv+$KVER_DEB$suffix"
+	rm -rf "$tools"
+}
+
+stage "build bpftool and libbpf-dev packages" tool_debs
+stage "configure the $flavour kernel (Debian's config + packaging/kernel.config)" configure
+stage "build linux-image-$release and linux-headers-$release (bindeb-pkg)" kernel_debs
+rm -rf "$out"
+mv "$new" "$out"
+trap - EXIT
+log "packages in ${out#"$TOP"/}:"
+(cd "$out" && for d in *.deb; do
+	printf '    %-70s %s\n' "$d" "$(du -h "$d" | cut -f1)"
+done) >&2
