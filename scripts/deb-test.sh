@@ -16,17 +16,16 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-flavour=${FLAVOUR:-cloud-amd64}
-case $flavour in
-cloud-amd64 | amd64) ;;
-*) die "unknown FLAVOUR '$flavour': use FLAVOUR=cloud-amd64 (the default) or FLAVOUR=amd64" ;;
-esac
+flavour=$(deb_flavour)
 ((EUID == 0)) || die "make deb-test needs root (mmdebstrap, chroot and mounts)"
 debs=$BUILD/deb/$flavour
 image=$(find "$debs" -maxdepth 1 -name "linux-image-*-tracing-multi-${flavour}_*.deb" 2>/dev/null | head -n1 || true)
 [[ -n $image ]] || die "no packages in ${debs#"$TOP"/}: run make deb${FLAVOUR:+ FLAVOUR=$flavour} first"
 release=${image##*/linux-image-}
 release=${release%%_*}
+bpftool_deb=$(find "$debs" -maxdepth 1 -name 'bpftool_*.deb' | head -n1 || true)
+[[ -n $bpftool_deb ]] || die "no bpftool package in ${debs#"$TOP"/}: run make deb${FLAVOUR:+ FLAVOUR=$flavour} again"
+bpftool_version=$(dpkg-deb -f "$bpftool_deb" Version)
 sources=/etc/apt/sources.list.d/debian.sources
 [[ -f $sources ]] || sources=/etc/apt/sources.list
 work=$BUILD/deb-test/$flavour
@@ -90,7 +89,7 @@ install_ours() {
 	compgen -G "$root/boot/vmlinuz-6.12*+deb12-$flavour" >/dev/null
 	in_root dpkg-query -W bpftool libbpf-dev "linux-image-*"
 	# shellcheck disable=SC2016 # dpkg-query's ${Version}, not the shell's
-	[[ $(in_root dpkg-query -W -f='${Version}' bpftool) == *+tm* ]]
+	[[ $(in_root dpkg-query -W -f='${Version}' bpftool) == "$bpftool_version" ]]
 }
 
 # The guest side: the check script and the files it uses, under
@@ -104,6 +103,7 @@ add_checks() {
 	cp "$TOP/examples/demo" "$opt/examples/"
 	cp -r "$BUILD/tests" "$BUILD/examples" "$opt/build/"
 	echo "$release" >"$opt/release"
+	echo "$bpftool_version" >"$opt/bpftool-version"
 	cat >"$root/etc/systemd/system/tracing-multi-check.service" <<-EOF
 		[Unit]
 		Description=tracing_multi package checks (make deb-test)

@@ -17,12 +17,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 : "${KVER_DEB:?KVER_DEB (the pinned linux-source-6.12 version) must be set}"
-flavour=${FLAVOUR:-cloud-amd64}
+flavour=$(deb_flavour)
 suffix=${DEB_SUFFIX:-+tm1}
-case $flavour in
-cloud-amd64 | amd64) ;;
-*) die "unknown FLAVOUR '$flavour': use FLAVOUR=cloud-amd64 (virtual machines, the default) or FLAVOUR=amd64 (bare metal)" ;;
-esac
 [[ $suffix =~ ^[+~][a-z0-9.+~]*[0-9]$ ]] ||
 	die "DEB_SUFFIX '$suffix' is not a Debian version suffix: want + or ~, then lower-case letters, digits, '.', '+' or '~', ending in a digit (e.g. +tm2)"
 debconfig=/usr/src/linux-config-6.12/config.amd64_none_$flavour.xz
@@ -74,8 +70,11 @@ configure() {
 # compress than the kernel takes to build; vmlinux with its symbols stays
 # in build/kbuild/deb-FLAVOUR/obj). It also makes linux-libc-dev, which is
 # dropped: a host keeps Debian's C library headers.
+# What bindeb-pkg leaves beside the object tree.
+drop_bindeb_output() { rm -f "$obj"/../*.deb "$obj"/../*.buildinfo "$obj"/../*.changes; }
+
 kernel_debs() {
-	rm -f "$obj"/../*.deb "$obj"/../*.buildinfo "$obj"/../*.changes
+	drop_bindeb_output
 	# A separate cache: 20 GB of Debian-config objects would push the
 	# test kernels' out of the shared one (5 GB).
 	CCACHE_DIR=$BUILD/ccache-deb CCACHE_MAXSIZE=20G \
@@ -85,13 +84,13 @@ kernel_debs() {
 		>"$obj/../bindeb-pkg.log" 2>&1 ||
 		{
 			tail -30 "$obj/../bindeb-pkg.log" >&2
-			rm -f "$obj"/../*.deb "$obj"/../*.buildinfo "$obj"/../*.changes
+			drop_bindeb_output
 			die "the kernel's bindeb-pkg failed (log: ${obj#"$TOP"/}/../bindeb-pkg.log)"
 		}
 	[[ $(cat "$obj/include/config/kernel.release") == "$release" ]] ||
 		die "the kernel came out as $(cat "$obj/include/config/kernel.release"), not $release"
 	mv "$obj"/../linux-image-"$release"_*.deb "$obj"/../linux-headers-"$release"_*.deb "$new/"
-	rm -f "$obj"/../*.deb "$obj"/../*.buildinfo "$obj"/../*.changes
+	drop_bindeb_output
 }
 
 # build_deb PACKAGE VERSION: the binary package of the tree
@@ -121,8 +120,7 @@ tool_debs() {
 	rm -rf "$tools"
 	mkdir -p "$tools/bpftool" "$tools/libbpf" "$tools/doc"
 	root=$tools/debian/bpftool
-	if ! { make -s -j"$(nproc)" -C "$LINUX/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" \
-		CC="ccache gcc" CLANG=clang-19 LLVM_STRIP=llvm-strip-19 "${BPFTOOL_FEATURES[@]}" \
+	if ! { tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" "${BPFTOOL_FEATURES[@]}" \
 		prefix=/usr DESTDIR="$root" install &&
 		make -s -C "$LINUX/tools/bpf/bpftool/Documentation" OUTPUT="$tools/doc/" \
 			prefix=/usr mandir=/usr/share/man DESTDIR="$root" install; } >"$tools/bpftool.log" 2>&1; then
@@ -136,8 +134,7 @@ tool_debs() {
 	build_deb bpftool "$bv+$KVER_DEB$suffix"
 
 	root=$tools/debian/libbpf-dev
-	make -s -j"$(nproc)" -C "$LINUX/tools/lib/bpf" OUTPUT="$tools/libbpf/" CC="ccache gcc" \
-		prefix=/usr libdir_relative="lib/$multiarch" DESTDIR="$root" \
+	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$tools/libbpf/" prefix=/usr libdir_relative="lib/$multiarch" DESTDIR="$root" \
 		install_headers install_pkgconfig "$tools/libbpf/libbpf.a" >"$tools/libbpf.log" 2>&1 ||
 		{ tail -30 "$tools/libbpf.log" >&2; die "libbpf build failed (log: ${tools#"$TOP"/}/libbpf.log)"; }
 	install -m 0644 "$tools/libbpf/libbpf.a" "$root/usr/lib/$multiarch/"

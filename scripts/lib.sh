@@ -13,6 +13,22 @@ LINUX=$BUILD/linux
 # TCG guest); libbfd is GPL-3.0, which bpftool's GPL-2.0 code can't link.
 BPFTOOL_FEATURES=(feature-llvm=0 feature-libbfd=0 feature-libbfd-liberty=0 feature-libbfd-liberty-z=0)
 
+# tmake ARGS...: make for the tools/ trees (bpftool, libbpf), through ccache.
+tmake() {
+	CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 \
+		make -s -j"$(nproc)" CC="ccache gcc" CLANG=clang-19 LLVM_STRIP=llvm-strip-19 "$@"
+}
+
+# deb_flavour: $FLAVOUR (default cloud-amd64), or a fatal error when make
+# deb has no Debian config of that name.
+deb_flavour() {
+	local flavour=${FLAVOUR:-cloud-amd64}
+	case $flavour in
+	cloud-amd64 | amd64) echo "$flavour" ;;
+	*) die "unknown FLAVOUR '$flavour': use FLAVOUR=cloud-amd64 (virtual machines, the default) or FLAVOUR=amd64 (bare metal)" ;;
+	esac
+}
+
 # The patch queues, in the order they are applied onto the Debian tree.
 QUEUES=(kernel bpftool docs bash-completion selftests)
 

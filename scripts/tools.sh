@@ -12,18 +12,16 @@ obj=$BUILD/tools
 # bpftool's dependency files name headers its build copies by relative
 # path, and after a rebase of the libbpf patches make stops on them ("No
 # rule to make target .../libbpf_internal.h"); so are objects built by
-# other versions of this script or lib.sh (make sees no changed settings).
+# other versions of this script or its settings in lib.sh (make sees no
+# changed settings).
 src_key=$(git -C "$LINUX" rev-parse HEAD:tools/lib/bpf HEAD:tools/bpf/bpftool HEAD:tools/include
-	cat "${BASH_SOURCE[0]}" "$TOP/scripts/lib.sh" | sha1sum)
+	{ cat "${BASH_SOURCE[0]}"; declare -f tmake; declare -p BPFTOOL_FEATURES; } | sha1sum)
 if [[ $(cat "$obj/sources" 2>/dev/null) != "$src_key" ]]; then
 	rm -rf "$obj"
 	mkdir -p "$obj"
 	echo "$src_key" >"$obj/sources"
 fi
 mkdir -p "$obj/bpftool" "$obj/libbpf" "$obj/bpftool-doc" "$inst/bin"
-export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
-
-tmake() { make -s -j"$(nproc)" CC="ccache gcc" CLANG=clang-19 LLVM_STRIP=llvm-strip-19 "$@"; }
 
 build_bpftool() {
 	# Bpftool feature detection reports on stdout; keep the build quiet.

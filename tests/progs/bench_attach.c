@@ -327,8 +327,11 @@ static double run_watched(char *const argv[], double *user)
 		return -1;
 	t0 = now();
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		close(go[0]);
+		close(go[1]);
 		return -1;
+	}
 	if (pid == 0) {
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1 || !freopen("/dev/null", "w", stdout))
