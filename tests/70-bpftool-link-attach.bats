@@ -315,14 +315,29 @@ refused() {
 	jq -e '.misc.have_tracing_multi_link == false' <<<"$output"
 }
 
-@test "an unprivileged caller is told it lacks the privileges, not that the kernel lacks the link" {
-	local priv=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all --bounding-set=-all)
-	run -255 "${priv[@]}" bpftool link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1
-	echo "$output"
-	[ "$output" = "Error: no permission to attach tracing programs: link attach tracing_multi needs CAP_BPF and CAP_PERFMON, or root" ]
-	run -255 "${priv[@]}" bpftool -j link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1
-	jq -e -s 'length == 1 and .[0].error == "no permission to attach tracing programs: link attach tracing_multi needs CAP_BPF and CAP_PERFMON, or root"' <<<"$output"
-	[ ! -e "$dir/err" ]
+@test "a caller without CAP_SYS_ADMIN is told it lacks the privileges, not that the kernel lacks the link" {
+	local msg="no permission to attach tracing programs: link attach tracing_multi needs CAP_SYS_ADMIN (BPF programs, links and BTF are looked up by id), or root"
+	local caps priv id
+	# no capability, and CAP_BPF + CAP_PERFMON (enough to load and attach
+	# a tracing program, not to look objects up by id)
+	for caps in "" ",+bpf,+perfmon"; do
+		priv=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps="-all$caps"
+			--ambient-caps="-all$caps" --bounding-set="-all$caps")
+		run -255 "${priv[@]}" bpftool link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1
+		echo "$output"
+		[ "$output" = "Error: $msg" ]
+		run -255 "${priv[@]}" bpftool -j link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1
+		jq -e -s --arg msg "$msg" 'length == 1 and .[0].error == $msg' <<<"$output"
+		[ ! -e "$dir/err" ]
+	done
+	# CAP_SYS_ADMIN is enough (with CAP_DAC_OVERRIDE to pin in root's directory)
+	caps=",+sys_admin,+dac_override"
+	priv=(setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps="-all$caps"
+		--ambient-caps="-all$caps" --bounding-set="-all$caps")
+	run -0 "${priv[@]}" bpftool -j link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1
+	id=$(jq -e '.id' <<<"$output")
+	run -0 bpftool -j link show pinned "$dir/link"
+	jq -e --argjson id "$id" '.id == $id and [.funcs[].func] == ["bpf_fentry_test1"]' <<<"$output"
 }
 
 @test "errors in the command: program, targets, cookies, pin path" {
@@ -469,9 +484,14 @@ refused() {
 }
 
 @test "a kernel without the tracing_multi link is named as such" {
+	local msg
+	msg="kernel $(uname -r) has no tracing_multi link (fentry.multi, fexit.multi, fsession.multi programs): it needs Linux 7.2, or a kernel with the tracing_multi backport"
+	# a multi program, and what such a kernel has instead (named so rather
+	# than as the wrong kind of program)
 	LD_PRELOAD="$PROGS/lib/fake_kernel.so" FAKE_KERNEL=no_tracing_multi \
-		refused "kernel $(uname -r) has no tracing_multi link (fentry.multi, fexit.multi, fsession.multi programs): it needs Linux 7.2, or a kernel with the tracing_multi backport" \
-		link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1
+		refused "$msg" link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1
+	LD_PRELOAD="$PROGS/lib/fake_kernel.so" FAKE_KERNEL=no_tracing_multi \
+		refused "$msg" link attach tracing_multi name single_fentry "$dir/err" func bpf_fentry_test1
 }
 
 @test "pinning as bpftool pins: bpffs mounted where missing, -n refuses to, a failed pin leaves no link" {
