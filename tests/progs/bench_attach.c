@@ -63,7 +63,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -356,37 +355,6 @@ static double run_watched(char *const argv[], double *user)
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? t : -1;
 }
 
-/* Copy the bpftool on PATH to local, so that its runs start as on a host:
- * build/ is shared with the guest over 9p without a page cache, and a
- * program there reads its pages through 9p at every start (tens of
- * major faults, some 10 ms); /tmp is a tmpfs. 0, or -1.
- */
-static int copy_bpftool(const char *local)
-{
-	char *path = strdup(getenv("PATH") ?: ""), *dir, *save, src[4096], buf[65536];
-	int in = -1, out, err = -1;
-	ssize_t n;
-
-	for (dir = strtok_r(path, ":", &save); dir && in < 0;
-	     dir = strtok_r(NULL, ":", &save)) {
-		snprintf(src, sizeof(src), "%s/bpftool", dir);
-		if (!access(src, X_OK))
-			in = open(src, O_RDONLY);
-	}
-	free(path);
-	if (in < 0)
-		return -1;
-	out = open(local, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	if (out >= 0) {
-		while ((n = read(in, buf, sizeof(buf))) > 0 && write(out, buf, n) == n)
-			;
-		err = n ? -1 : 0;
-		close(out);
-	}
-	close(in);
-	return err;
-}
-
 /* bpftool's own time attaching a tracing_multi link to n functions
  * (`link attach tracing_multi ... funcs FILE`): its wall time from fork
  * to exit minus the time its BPF_LINK_CREATE calls took in the kernel
@@ -405,13 +373,19 @@ static void time_bpftool_attach(const struct func *f, size_t n)
 	char *version[] = { (char *)bpftool, "version", NULL };
 	double wall[3], sys[3], own[3], ver[3], user[3];
 	struct bpf_link *enter = NULL, *leave = NULL;
+	char cp[128];
 	size_t i;
 	FILE *out;
 	int r;
 
-	if (copy_bpftool(bpftool)) {
-		printf("# bpftool attach: can't copy bpftool from PATH to %s: %s\n", bpftool,
-		       strerror(errno));
+	/* Run from a copy in /tmp (a tmpfs), so that it starts as on a host:
+	 * build/ is shared with the guest over 9p without a page cache, and a
+	 * program there reads its pages through 9p at every start (tens of
+	 * major faults, some 10 ms).
+	 */
+	snprintf(cp, sizeof(cp), "cp \"$(command -v bpftool)\" %s", bpftool);
+	if (system(cp)) {
+		printf("# bpftool attach: can't copy the bpftool on PATH to %s\n", bpftool);
 		return;
 	}
 	out = fopen(funcs, "w");
