@@ -13,6 +13,11 @@ mapfile -t shells < <(git ls-files | while read -r f; do
 done)
 log "shellcheck: ${#shells[@]} files"
 shellcheck -x "${shells[@]}"
+# A bare `wait` in a test also waits for the watchdog of its time limit
+# (tests/helpers.bash), so it would only end at the limit.
+if grep -nE '(^|[;&|]|then|do)[[:space:]]*wait[[:space:]]*($|;|&&|\|\|)' tests/*.bats tests/helpers.bash; then
+	die "tests: wait for a job by its pid (wait \"\$pid\"), not for all of them"
+fi
 
 [[ -x $LINUX/scripts/checkpatch.pl ]] || die "no build/linux: run make tree first"
 # stdin, checkpatch's report, has only SPACING errors on unnamed bit-fields.

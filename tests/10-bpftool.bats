@@ -18,11 +18,13 @@ load helpers
 	echo "$output" | jq -e '(.version | test("^7\\.")) and (.libbpf_version | test("^1\\.")) and (.features | type == "object")'
 }
 
-@test "bpftool feature probe sees the tracing program type and fentry helpers" {
+@test "bpftool feature probe sees the tracing program type, fentry helpers and the tracing_multi link" {
 	run bpftool feature probe kernel
 	[ "$status" -eq 0 ]
 	[[ $output == *"eBPF program_type tracing is available"* ]]
 	[[ $output == *"bpf_get_func_ip"* ]]
+	# JSON, and a kernel without the link: 70-bpftool-link-attach.bats
+	grep -qx 'tracing_multi link (fentry.multi, fexit.multi) is available' <<<"$output"
 }
 
 @test "libbpf.so stays 1.5 and has bpf_program__attach_tracing_multi in upstream's LIBBPF_1.8.0 node" {

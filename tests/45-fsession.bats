@@ -40,6 +40,9 @@ checks() {
 	checks fsession fmod_ret
 }
 
+# 40 program loads (each parses vmlinux BTF): 40 s on a fast machine
+# measured.
+# bats test_tags=timeout:900
 @test "an fsession program takes two trampoline slots: 19 fit with their own cookies, the 20th is E2BIG" {
 	checks fsession limit
 	grep -qx 'ok: cookies: program 20 gets E2BIG (got -7)' <<<"$output"

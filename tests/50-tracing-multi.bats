@@ -108,9 +108,6 @@ teardown_file() {
 	# Unpinned, the link and the program go away (deferred), and so
 	# does the module reference.
 	rm "$dir/mod_fentry"
-	for _ in $(seq 50); do
-		rmmod bpf_testmod 2>/dev/null && break
-		sleep 0.2
-	done
+	eventually rmmod bpf_testmod 2>/dev/null
 	run ! grep -q '^bpf_testmod ' /proc/modules
 }

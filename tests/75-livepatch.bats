@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2154 # dir, progdir, bss, snap's arrays: tests/link_attach.bash
 # tracing_multi links and live patching on the same function: the kernel's
 # sample live patch (livepatch-sample.ko) replaces cmdline_proc_show, and
 # fentry.multi/fexit.multi links on it attach before or after the patch,
@@ -10,42 +11,28 @@ bats_require_minimum_version 1.5.0
 
 LP=/sys/kernel/livepatch/livepatch_sample
 
-setup_file() {
-	link_attach_load "$(pin_dir)"
-}
-
-setup() {
-	dir=$(pin_dir)
-	bss=$(pinned_map "$dir/maps" bss)
-}
+# setup_file, setup, teardown_file and snap (link_attach.bpf.c's .bss, per
+# cookie): as for bpftool link attach
+load link_attach
 
 teardown() {
 	rm -rf "$dir"/link*
 	lp_unload
 }
 
-teardown_file() {
-	rm -rf "$(pin_dir)"
-}
-
-# As in 70-bpftool-link-attach.bats: link_attach.bpf.c's .bss, per cookie.
-entry_hits=() exit_hits=() exit_ret=()
-snap() {
-	eval "$(bpftool -j map dump pinned "$bss" | jq -r '.[0].formatted.value[".bss"][] |
-		to_entries[] | select(.key != "entry_arg0") | "\(.key)=(\(.value | map(tostring) | join(" ")))"')"
-}
-
-# Wait (up to 60 s) for the live patch's transition to end; a disabled
-# patch's sysfs folder goes away when its unpatching ends.
+# Wait for the live patch's transition to end; a disabled patch's sysfs
+# folder goes away when its unpatching ends. A transition waits for every
+# task to leave the patched function, a few seconds here; one that has
+# not ended after 300 s waits for a task that won't: it is named.
 lp_settle() {
-	local t end=$((SECONDS + 60))
+	local t end=$((SECONDS + 300))
 	while ((SECONDS < end)); do
 		# read, not cat: a process costs about a second in the TCG guest
 		{ read -r t <"$LP/transition"; } 2>/dev/null || return 0
 		[[ $t == 1 ]] || return 0
 		sleep 0.2
 	done
-	echo "live patch transition still running after 60 s; tasks not yet switched:" >&2
+	echo "live patch transition still running after 300 s; tasks not yet switched:" >&2
 	lp_stragglers >&2
 	return 1
 }

@@ -6,6 +6,8 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
+# The whole demo: 48-62 s on a fast machine.
+# bats test_tags=timeout:1200
 @test "examples/demo completes, prints the top-10 table and removes its link" {
 	run "$TOP/examples/demo"
 	echo "$output"

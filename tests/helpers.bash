@@ -10,6 +10,69 @@ export PATH=$BUILD/install/bin:$BIN:$PATH
 # kernel of the same release, with its own modules).
 MODROOT=${TM_MODROOT:-$BUILD/install}
 
+# Every test runs under a time limit: bats stops a test still running after
+# BATS_TEST_TIMEOUT seconds, reports it "not ok ... # timeout after Ns" and
+# goes on with the next one. Limits are generous: machines of one kind
+# differ about 3x in speed, and a busy host halves a guest's share again.
+# The default, 600 s, is 20 times what a test of up to 30 s on a fast
+# machine needs there; a test that takes longer carries its own
+# limit, about 20 times its time, in a bats tag above it,
+#     # bats test_tags=timeout:SECONDS
+# with a comment saying what it does and what it took. Bats 1.8 has no such
+# tag: it is read here from the test file as bats preprocessed it, whose
+# last lines list each test with its tags. The limit's watchdog is a
+# background job of the test's shell: a test waits for its own jobs by
+# their pids (a bare `wait` would wait for the watchdog too).
+tm_test_timeout() {
+	local lines i re tag tags
+	# shellcheck disable=SC2034 # bats reads it
+	BATS_TEST_TIMEOUT=600
+	[[ -n ${BATS_TEST_NAME:-} && -r ${BATS_TEST_SOURCE:-} ]] || return 0
+	re="^bats_test_function --tags '([^']*)' $BATS_TEST_NAME\$"
+	mapfile -t lines <"$BATS_TEST_SOURCE"
+	for ((i = ${#lines[@]} - 1; i >= 0; i--)); do
+		[[ ${lines[i]} == bats_test_function\ * ]] || break
+		[[ ${lines[i]} =~ $re ]] || continue
+		IFS=, read -ra tags <<<"${BASH_REMATCH[1]}"
+		for tag in "${tags[@]}"; do
+			# shellcheck disable=SC2034 # bats reads it
+			[[ $tag != timeout:* ]] || BATS_TEST_TIMEOUT=${tag#timeout:}
+		done
+	done
+}
+tm_test_timeout
+
+# What bats 1.8 kills when a test's time is up: only the test's children,
+# so a command stuck below one (in `run`, in a pipeline) would keep the
+# test waiting for ever. Every process below the test, instead (bats calls
+# this from its watchdog, a child of the test, which is left out).
+bats_kill_childprocesses_of() {
+	local pid ppid p c todo=("$1") doomed=()
+	local -A kids=()
+	while read -r pid ppid; do
+		kids[$ppid]+=" $pid"
+	done < <(ps -e -o pid=,ppid=)
+	while ((${#todo[@]})); do
+		p=${todo[-1]}
+		unset 'todo[-1]'
+		for c in ${kids[$p]:-}; do
+			((c != BASHPID)) || continue
+			doomed+=("$c")
+			todo+=("$c")
+		done
+	done
+	((${#doomed[@]} == 0)) || kill -KILL "${doomed[@]}" 2>/dev/null || true
+}
+
+# eventually CMD...: run CMD until it succeeds, every 0.2 s. What the kernel
+# finishes later (a link released by a work item, a module reference
+# dropped with it) takes longer on a slower or busier machine, so no
+# deadline of its own: a condition that never comes fails at the test's
+# time limit, and bats names this line.
+eventually() {
+	until "$@"; do sleep 0.2; done
+}
+
 # A bpffs folder of this test file's own, removed by teardown_file.
 pin_dir() {
 	local d=/sys/fs/bpf/tests/${BATS_TEST_FILENAME##*/}

@@ -733,9 +733,13 @@ out:
  * need meanwhile. While one thread is stuck copying this link's ids, the
  * link is detached, another tracing_multi link is made on the same
  * functions and closed again: all of it must finish before the page is
- * served. A watchdog serves the page after 10 s in any case, so a lock
- * held across the copy shows up as a failure, not as a hang.
+ * served. A watchdog serves the page after UFFD_WAIT_S in any case, so a
+ * lock held across the copy shows up as a failure, not as a hang. Each
+ * wait takes milliseconds when all is well; the limit is far above what
+ * a slow or busy machine needs, and is reached only by a hang.
  */
+#define UFFD_WAIT_S 120
+
 struct uffd_state {
 	int uffd, link_fd, err;
 	void *page;
@@ -765,13 +769,13 @@ static void *uffd_server_thread(void *arg)
 	struct uffd_msg msg;
 	struct timespec deadline;
 
-	if (poll(&pfd, 1, 20000) == 1 && read(st->uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+	if (poll(&pfd, 1, UFFD_WAIT_S * 1000) == 1 && read(st->uffd, &msg, sizeof(msg)) == sizeof(msg) &&
 	    msg.event == UFFD_EVENT_PAGEFAULT) {
 		pthread_mutex_lock(&st->lock);
 		st->fault_seen = true;
 		pthread_cond_broadcast(&st->cond);
 		clock_gettime(CLOCK_REALTIME, &deadline);
-		deadline.tv_sec += 10;
+		deadline.tv_sec += UFFD_WAIT_S;
 		while (!st->ops_done &&
 		       pthread_cond_timedwait(&st->cond, &st->lock, &deadline) != ETIMEDOUT)
 			;
@@ -823,7 +827,7 @@ static int test_linkinfo_uffd(void)
 	pthread_create(&info_thr, NULL, uffd_info_thread, &st);
 	pthread_mutex_lock(&st.lock);
 	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += 20;
+	deadline.tv_sec += UFFD_WAIT_S;
 	while (!st.fault_seen && !st.served &&
 	       pthread_cond_timedwait(&st.cond, &st.lock, &deadline) != ETIMEDOUT)
 		;
