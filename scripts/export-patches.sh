@@ -22,8 +22,33 @@ for q in "${QUEUES[@]}"; do
 	count[$q]=0
 done
 
+# kept_patch SHA: the queue file an empty commit stands for (queue_apply
+# makes one for a carried fix that Debian's source already has): the patch
+# of that subject, printed as QUEUE/FILE.
+kept_patch() {
+	local subject q f
+	subject=$(git_l log -1 --format=%s "$1")
+	for q in "${QUEUES[@]}"; do
+		for f in "$TOP/$q"/*.patch; do
+			[[ -f $f ]] || continue
+			[[ $(git mailinfo /dev/null /dev/null <"$f" | sed -n 's/^Subject: //p') == "$subject" ]] &&
+				{ printf '%s\n' "$q/${f##*/}"; return; }
+		done
+	done
+}
+
 while read -r sha; do
 	mapfile -t files < <(git_l diff-tree --no-commit-id --name-only -r "$sha")
+	if ((${#files[@]} == 0)); then
+		f=$(kept_patch "$sha")
+		[[ -n $f ]] || die "commit $(git_l log -1 --format='%h (%s)' "$sha") changes nothing and is no patch of the queues"
+		q=${f%%/*}
+		count[$q]=$((count[$q] + 1))
+		p=$(printf '%04d-%s' "${count[$q]}" "${f#*/[0-9][0-9][0-9][0-9]-}")
+		cp "$TOP/$f" "$out/$q/$p"
+		echo "$p" >>"$out/$q/series"
+		continue
+	fi
 	q=$(queue_of "${files[@]}")
 	[[ $q != mixed:* ]] ||
 		die "commit $(git_l log -1 --format='%h (%s)' "$sha") touches files of two queues (${q#mixed:}); split it"

@@ -96,3 +96,42 @@ config_unmet() {
 				print want[k]
 	     }' "$1" "$2" | sort
 }
+
+# queue_apply TREE: apply every queue's patches onto the git tree TREE
+# (at its base), one commit each. A patch whose change the base already
+# has (a stable fix the queue carries for older Debian versions, which
+# newer ones include) becomes an empty commit with the patch's author and
+# message, so that make export-patches writes it back unchanged and the
+# queue stays one series for every version. On a patch that does not
+# apply, QUEUE_FAILED names it (queue/file), git am is left stopped there,
+# and it returns 1.
+QUEUE_FAILED=
+queue_apply() {
+	local tree=$1 q p msg info
+	for q in "${QUEUES[@]}"; do
+		[[ -f $TOP/$q/series ]] || continue
+		while read -r p; do
+			[[ -z $p || $p == \#* ]] && continue
+			if git -C "$tree" am -q --committer-date-is-author-date "$TOP/$q/$p" >/dev/null 2>&1; then
+				continue
+			fi
+			git -C "$tree" am --abort >/dev/null 2>&1 || true
+			if git -C "$tree" apply -R --check "$TOP/$q/$p" 2>/dev/null; then
+				msg=$(mktemp)
+				info=$(git mailinfo "$msg" /dev/null <"$TOP/$q/$p")
+				GIT_AUTHOR_NAME=$(sed -n 's/^Author: //p' <<<"$info") \
+					GIT_AUTHOR_EMAIL=$(sed -n 's/^Email: //p' <<<"$info") \
+					GIT_AUTHOR_DATE=$(sed -n 's/^Date: //p' <<<"$info") \
+					GIT_COMMITTER_DATE=$(sed -n 's/^Date: //p' <<<"$info") \
+					git -C "$tree" commit -q --allow-empty --cleanup=verbatim \
+					-F <(printf '%s\n\n' "$(sed -n 's/^Subject: //p' <<<"$info")"; cat "$msg")
+				rm -f "$msg"
+				log "$q/$p: already in Debian's source, kept as an empty commit"
+				continue
+			fi
+			git -C "$tree" am -q --committer-date-is-author-date "$TOP/$q/$p" >/dev/null 2>&1 || true
+			QUEUE_FAILED=$q/$p
+			return 1
+		done <"$TOP/$q/series"
+	done
+}

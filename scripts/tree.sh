@@ -58,22 +58,31 @@ unpack() {
 }
 
 apply_queues() {
-	local q p
 	git_l am --abort >/dev/null 2>&1 || true
 	git_l reset -q --hard base
-	for q in "${QUEUES[@]}"; do
-		[[ -f $TOP/$q/series ]] || continue
-		while read -r p; do
-			[[ -z $p || $p == \#* ]] && continue
-			git_l am -q --committer-date-is-author-date "$TOP/$q/$p" ||
-				die "patch $q/$p does not apply; fix it in build/linux (git am --continue), then make export-patches"
-		done <"$TOP/$q/series"
-	done
+	queue_apply "$LINUX" ||
+		die "patch $QUEUE_FAILED does not apply; fix it in build/linux (git am --continue), then make export-patches"
 }
 
 mkdir -p "$BUILD"
+# unexported_work: what build/linux holds that the queues do not (commits
+# or edits made since the last make tree or make export-patches), if any.
+unexported_work() {
+	local had_hash='' had_head=''
+	[[ -f $STAMP ]] && read -r had_hash had_head <"$STAMP"
+	[[ -n $had_head ]] || return 0
+	if [[ $(git_l rev-parse HEAD) != "$had_head" ]]; then
+		echo "commits that are not in the patch queues: run make export-patches first"
+	elif [[ -n $(git_l status --porcelain --untracked-files=no) ]]; then
+		echo "uncommitted edits: commit and export them first"
+	fi
+}
+
+# Another Debian version: a new tree, unless this one holds work.
 if [[ -d $LINUX/.git && $(cat "$LINUX/.debian-version" 2>/dev/null) != "$KVER_DEB" ]]; then
-	[[ ${FORCE:-0} == 1 ]] || die "build/linux is Debian $(cat "$LINUX/.debian-version" 2>/dev/null), not $KVER_DEB: remove it or run with FORCE=1"
+	work=$(unexported_work)
+	[[ -z $work || ${FORCE:-0} == 1 ]] ||
+		die "build/linux is Debian $(cat "$LINUX/.debian-version" 2>/dev/null), not $KVER_DEB, and has $work (or FORCE=1 to drop it)"
 	rm -rf "$LINUX" "$STAMP"
 fi
 if [[ ! -d $LINUX/.git ]]; then
@@ -92,12 +101,8 @@ if [[ $had_hash == "$want" ]]; then
 	log "build/linux is up to date with the patch queues"
 	exit 0
 fi
-if [[ ${FORCE:-0} != 1 && -n $had_head ]]; then
-	[[ $(git_l rev-parse HEAD) == "$had_head" ]] ||
-		die "build/linux has commits that are not in the patch queues: run make export-patches first (or FORCE=1 make tree to drop them)"
-	[[ -z $(git_l status --porcelain --untracked-files=no) ]] ||
-		die "build/linux has uncommitted edits: commit and export them first (or FORCE=1 make tree to drop them)"
-fi
+work=$(unexported_work)
+[[ -z $work || ${FORCE:-0} == 1 ]] || die "build/linux has $work (or FORCE=1 make tree to drop them)"
 stage "apply patch queues (${QUEUES[*]})" apply_queues
 echo "$want $(git_l rev-parse HEAD)" >"$STAMP"
 log "build/linux: $(git_l rev-list --count base..HEAD) patches on top of base"
