@@ -5,7 +5,8 @@
 # or offered). Debian's archive keeps only the 6.12 builds of the current
 # point release: when PIN is gone, it says so in one line and picks the
 # newest version apt offers that the patch queues apply to (make follow's
-# first step); the choice is kept in build/kver until apt's lists change.
+# first step, in build/kver); the choice is kept in build/kver.cache until
+# apt's lists change.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -35,8 +36,8 @@ if ((${#versions[@]} == 0)); then
 	exit 0
 fi
 
-cache=$BUILD/kver
-key="$pin $(cat /var/lib/apt/lists/*security*Packages 2>/dev/null | md5sum | cut -c1-12)"
+cache=$BUILD/kver.cache
+key="$pin $({ stat -c '%n %Y' /var/lib/apt/lists/*Packages* 2>/dev/null || true; } | md5sum | cut -c1-12)"
 if [[ -f $cache && $(head -1 "$cache") == "$key" ]]; then
 	sed -n 2p "$cache"
 	tail -n +3 "$cache" >&2
@@ -44,7 +45,8 @@ if [[ -f $cache && $(head -1 "$cache") == "$key" ]]; then
 fi
 chosen=
 for ((i = ${#versions[@]} - 1; i >= 0; i--)); do
-	if FOLLOW=${versions[i]} "$TOP/scripts/follow.sh" --apply-only >/dev/null 2>&1; then
+	# in a tree of its own: make follow may be using build/follow
+	if BUILD=$BUILD/kver FOLLOW=${versions[i]} "$TOP/scripts/follow.sh" --apply-only >/dev/null 2>&1; then
 		chosen=${versions[i]}
 		break
 	fi
