@@ -11,11 +11,19 @@
 #   make export-patches  regenerate the patch queues from build/linux's commits
 #   make lint            shellcheck and checkpatch
 #   make deb             Debian packages for a host: kernel (FLAVOUR=cloud-amd64|amd64), bpftool, libbpf-dev
-#   make deb-test        those packages installed with apt on Debian 12, booted in QEMU, checked
+#   make repo            those packages in a signed apt repository, with meta-packages to follow
+#   make deb-test        a stock Debian 12 host to them and back: apt, GRUB, upgrade, rollback
+#   make follow          the queues against every linux-source-6.12 apt offers: applies, builds, test
 #
 # Every target installs what it needs first (make deps).
 
-KVER_DEB ?= 6.12.118-1~deb12u1
+# The linux-source-6.12 version the queues are proven on. When Debian's
+# archive no longer has it, scripts/kver.sh says so and picks the newest
+# one the queues apply to; KVER_DEB=... on the command line overrides both.
+KVER_PIN := 6.12.118-1~deb12u1
+ifeq ($(origin KVER_DEB),undefined)
+KVER_DEB := $(shell $(CURDIR)/scripts/kver.sh $(KVER_PIN))
+endif
 export KVER_DEB
 
 TOP := $(CURDIR)
@@ -24,7 +32,7 @@ SCRIPTS := $(TOP)/scripts
 
 .PHONY: all deps tree kernel tools testmod test-progs guest-deps \
 	test run shell bench-kernel bench latency stress-kernel stress regress export-patches lint clean distclean \
-	deb-deps deb-test-deps deb deb-test
+	deb-deps deb-test-deps deb repo deb-test follow
 
 all: guest-deps
 
@@ -138,20 +146,38 @@ export-patches:
 deb: tree deb-deps
 	@$(SCRIPTS)/deb.sh
 
-# make deb-test: a Debian 12 root file system (mmdebstrap) with Debian's
-# kernel and bpftool, our packages of make deb installed into it with apt,
-# booted from our kernel in its /boot; demo and bats files inside
-# (tests/deb/check). Uses the built test programs, not the packages' build.
+# make repo: the packages of make deb in a signed apt repository
+# (build/repo, or REPO=dir), with the meta-packages a host follows; the
+# key is made on first use outside the checkout (scripts/repo.sh).
+repo: deb-deps
+	@$(SCRIPTS)/repo.sh
+
+# make deb-test: the road of a stock Debian 12 host (Debian's 6.1 kernel,
+# booted by UEFI firmware and GRUB from its disk) to our kernel and back:
+# apt from the signed repository, a one-time boot with grub-reboot, the
+# checks (tests/deb/check), the default, an upgrade to a second build, a
+# rollback to Debian's kernel and bpftool (scripts/deb-test.sh,
+# tests/deb/road). Uses the packages of make deb and the built test programs.
 deb-test: deb-test-deps test-progs
 	@$(SCRIPTS)/deb-test.sh
+
+# make follow: every linux-source-6.12 apt offers (FOLLOW="V ..." names
+# some), oldest first: does the queue apply, does the guest kernel build,
+# and make test on the newest (FOLLOW_TEST=none skips it). One line per
+# version, also in build/follow/report.txt (scripts/follow.sh).
+follow: deps
+	@$(SCRIPTS)/follow.sh
 
 lint:
 	@$(SCRIPTS)/lint.sh
 
+# Keeps build/linux and build/repo (the builds a fleet was given).
 clean:
 	rm -rf $(BUILD)/kbuild $(BUILD)/tools $(BUILD)/tests $(BUILD)/install $(BUILD)/guest \
-		$(BUILD)/bench $(BUILD)/stress $(BUILD)/testmod $(BUILD)/deb $(BUILD)/ccache-deb
+		$(BUILD)/bench $(BUILD)/stress $(BUILD)/testmod $(BUILD)/deb $(BUILD)/ccache-deb \
+		$(BUILD)/deb-test $(BUILD)/follow $(BUILD)/ccache-follow $(BUILD)/kver $(BUILD)/kver.cache
 
-# Also removes build/linux, with any commits not exported.
+# Also removes build/linux, with any commits not exported, and build/repo
+# (the repository's key stays: it is not under build/).
 distclean:
 	rm -rf $(BUILD)

@@ -1,117 +1,133 @@
 #!/usr/bin/env bash
-# make deb-test [FLAVOUR=cloud-amd64|amd64]: the packages of make deb on a
-# Debian 12 system, installed the way a host installs them.
-#   1. a Debian 12 root file system (mmdebstrap, from the archive this
-#      machine's apt uses) with what a host has before: Debian's own
-#      linux-image-6.12-FLAVOUR and bpftool
-#   2. our packages installed into it with apt (maintainer scripts run,
-#      initramfs-tools makes the initramfs): our kernel beside Debian's,
-#      our bpftool and libbpf-dev over Debian's
-#   3. a disk image of it, booted in QEMU from our kernel and initramfs in
-#      its /boot (no bootloader), systemd as init
-#   4. inside (tests/deb/check, started by a systemd unit): uname -r,
-#      bpftool feature probe, the demo, the bats files that need neither
-#      bpf_testmod nor build/install, and a kernel log without warnings
-# One line per step, then the verdict. Work files: build/deb-test/FLAVOUR.
+# make deb-test [FLAVOUR=cloud-amd64|amd64]: the road of a stock Debian 12
+# host to the packages of make deb and back, as its administrator travels
+# it (docs/install.md), in QEMU:
+#   1. a Debian 12 system as a host has it (mmdebstrap from this machine's
+#      apt sources): Debian's default kernel (6.1, linux-image-FLAVOUR),
+#      Debian's bpftool, GRUB for UEFI, systemd, DHCP networking
+#   2. its disk: GPT, an EFI system partition and the root file system
+#   3. the repositories: build 1 = build/deb/FLAVOUR as make deb left it;
+#      build 2 = the same tree rebuilt with a bumped suffix; each published
+#      by make repo's script, signed with the administrator's key, into
+#      build/deb-test/FLAVOUR/repo, served over HTTP to the guest
+#   4. the boots, each QEMU with UEFI firmware (OVMF, one NVRAM kept across
+#      boots) and the guest's network: the first from the kernel file only
+#      to run grub-install; every later one by the firmware, through GRUB,
+#      from the disk. Inside, tests/deb/road takes one step per boot:
+#      stock -> apt install, grub-reboot -> once (checks: feature probe,
+#      demo, bats files) -> default -> apt upgrade to build 2 -> upgraded
+#      -> Debian's the default -> rollback (purge ours, Debian's bpftool)
+#      -> back on Debian's kernel and bpftool with nothing of ours.
+# One line per step, the guest's lines under it, then the verdict. Work
+# files and the consoles of every boot (console-N-STEP.log) in
+# build/deb-test/FLAVOUR.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 flavour=$(deb_flavour)
-((EUID == 0)) || die "make deb-test needs root (mmdebstrap, chroot and mounts)"
+((EUID == 0)) || die "make deb-test needs root (mmdebstrap, chroot)"
 debs=$BUILD/deb/$flavour
 image=$(find "$debs" -maxdepth 1 -name "linux-image-*-tracing-multi-${flavour}_*.deb" 2>/dev/null | head -n1 || true)
-[[ -n $image ]] || die "no packages in ${debs#"$TOP"/}: run make deb${FLAVOUR:+ FLAVOUR=$flavour} first"
+if [[ -z $image ]] || ! compgen -G "$debs/linux-image-tracing-multi-${flavour}_*.deb" >/dev/null; then
+	die "no packages of make deb in ${debs#"$TOP"/}: run make deb${FLAVOUR:+ FLAVOUR=$flavour} first"
+fi
 release=${image##*/linux-image-}
 release=${release%%_*}
-bpftool_deb=$(find "$debs" -maxdepth 1 -name 'bpftool_*.deb' | head -n1 || true)
-[[ -n $bpftool_deb ]] || die "no bpftool package in ${debs#"$TOP"/}: run make deb${FLAVOUR:+ FLAVOUR=$flavour} again"
-bpftool_version=$(dpkg-deb -f "$bpftool_deb" Version)
+version1=$(dpkg-deb -f "$image" Version)
+suffix1=${version1##*+}
+suffix2=+$suffix1.1
+version2=${version1%+*}$suffix2
+ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
+ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
+[[ -f $ovmf_code && -f $ovmf_vars ]] || die "no UEFI firmware ($ovmf_code): run make deb-test-deps"
 sources=/etc/apt/sources.list.d/debian.sources
 [[ -f $sources ]] || sources=/etc/apt/sources.list
 work=$BUILD/deb-test/$flavour
 root=$work/root
-mounted=()
-
-cleanup() {
-	local m
-	for m in "${mounted[@]}"; do umount -l "$m" 2>/dev/null || true; done
-	mounted=()
-}
+esp_uuid=7C1A-0E57
+root_uuid=2f1d6a4e-6d0b-4c1e-9a55-7a7c0d5e1b01
+# shellcheck disable=SC2034 # read by tests/deb/road through road.conf
+BATS=(20-fentry.bats 30-tramp-kinds.bats 40-multi-types.bats 60-bpftool-tracing-multi.bats 90-demo.bats)
 
 failed=0
 # step NAME CMD...: one line per step, with its time; the log of a failed
-# step is printed under it, and failed set. CMD runs in a subshell of its
-# own, where set -e holds: step must not be called in an if or || list,
-# which would turn set -e off for everything it runs.
+# step is printed under it, and failed set. CMD runs as a job of its own,
+# where set -e holds.
 step() {
 	local name=$1 start=$SECONDS log=$work/step.log rc=0
 	shift
 	"$@" >"$log" 2>&1 </dev/null &
 	wait $! || rc=$?
 	if ((rc == 0)); then
-		printf 'deb-test: %-64s ok (%d s)\n' "$name" $((SECONDS - start))
+		printf 'deb-test: %-66s ok (%d s)\n' "$name" $((SECONDS - start))
+		# the guest's lines of a boot
+		sed -n 's/^| /    /p' "$log"
 	else
-		printf 'deb-test: %-64s FAILED (%d s)\n' "$name" $((SECONDS - start))
+		printf 'deb-test: %-66s FAILED (%d s)\n' "$name" $((SECONDS - start))
 		sed 's/^/    /' "$log" | tail -40
 		failed=1
 	fi
 }
 
-in_root() { chroot "$root" env DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
-
 make_rootfs() {
 	rm -rf "$root"
 	mmdebstrap --variant=minbase --mode=root \
-		--include="systemd-sysv,udev,linux-image-6.12-$flavour,initramfs-tools,bpftool,bats,jq,procps,kmod,ca-certificates" \
+		--include="systemd-sysv,udev,linux-image-$flavour,initramfs-tools,grub-efi-amd64,efibootmgr,bpftool,bats,jq,procps,kmod,wget,gpg,ca-certificates,iproute2" \
 		bookworm "$root" "$sources"
-	in_root dpkg-query -W bpftool "linux-image-6.12*-$flavour"
+	chroot "$root" dpkg-query -W bpftool "linux-image-*"
 }
 
-install_ours() {
-	local m
-	trap cleanup EXIT
-	for m in proc sys dev; do
-		mount --bind "/$m" "$root/$m"
-		mounted=("$root/$m" "${mounted[@]}")
-	done
-	cp /etc/resolv.conf "$root/etc/resolv.conf"
-	mkdir -p "$root/tmp/debs"
-	cp "$debs"/*.deb "$root/tmp/debs/"
-	# mmdebstrap leaves no package lists; a host has them
-	in_root apt-get update
-	in_root sh -c 'apt-get install -y /tmp/debs/*.deb'
-	rm -rf "$root/tmp/debs" "$root/etc/resolv.conf"
-	cleanup
-	# what a host then has: both kernels, Debian's kept for rollback; ours
-	# the newest bpftool
-	ls -l "$root"/boot
-	[[ -f $root/boot/vmlinuz-$release && -f $root/boot/initrd.img-$release ]]
-	compgen -G "$root/boot/vmlinuz-6.12*+deb12-$flavour" >/dev/null
-	in_root dpkg-query -W bpftool libbpf-dev "linux-image-*"
-	# shellcheck disable=SC2016 # dpkg-query's ${Version}, not the shell's
-	[[ $(in_root dpkg-query -W -f='${Version}' bpftool) == "$bpftool_version" ]]
-}
-
-# The guest side: the check script and the files it uses, under
-# /opt/tracing-multi as in the project (tests find build/ beside them),
-# started by a unit that powers the guest off when it ends.
-add_checks() {
-	local opt=$root/opt/tracing-multi t
+# What a host has around its system: fstab, a network, a serial console,
+# GRUB's settings; and the test's own unit and files under
+# /opt/tracing-multi (tests find build/ beside them, as in the project).
+configure() {
+	local opt=$root/opt/tracing-multi t debian_release
+	debian_release=$(find "$root/boot" -name 'vmlinuz-*' -printf '%f\n' | sed 's/^vmlinuz-//' | sort -V | tail -1)
+	[[ $debian_release == 6.1.* ]] || { echo "Debian's kernel is $debian_release, not 6.1" >&2; return 1; }
+	cat >"$root/etc/fstab" <<-EOF
+		UUID=$root_uuid / ext4 defaults 0 1
+		UUID=$esp_uuid /boot/efi vfat umask=0077 0 1
+	EOF
+	mkdir -p "$root/boot/efi"
+	echo deb-test >"$root/etc/hostname"
+	printf '[Match]\nName=en*\n\n[Network]\nDHCP=yes\n' >"$root/etc/systemd/network/80-dhcp.network"
+	echo 'nameserver 10.0.2.3' >"$root/etc/resolv.conf"
+	chroot "$root" systemctl enable systemd-networkd systemd-networkd-wait-online >/dev/null 2>&1
+	# GRUB and the kernel on the serial console; GRUB_DEFAULT=saved is
+	# what grub-reboot and grub-set-default need (docs/install.md)
+	mkdir -p "$root/etc/default/grub.d"
+	cat >"$root/etc/default/grub.d/deb-test.cfg" <<-'EOF'
+		GRUB_DEFAULT=saved
+		GRUB_TIMEOUT=1
+		GRUB_TERMINAL="console serial"
+		GRUB_SERIAL_COMMAND="serial --unit=0 --speed=115200"
+		GRUB_CMDLINE_LINUX="console=tty0 console=ttyS0,115200"
+	EOF
 	mkdir -p "$opt/tests" "$opt/examples" "$opt/build"
-	cp "$TOP/tests/deb/check" "$TOP/tests/run" "$TOP/tests/helpers.bash" "$opt/tests/"
-	for t in "${DEB_TEST_BATS[@]}"; do cp "$TOP/tests/$t" "$opt/tests/"; done
+	cp "$TOP/tests/deb/check" "$TOP/tests/deb/road" "$TOP/tests/run" "$TOP/tests/helpers.bash" "$opt/tests/"
+	for t in "${BATS[@]}"; do cp "$TOP/tests/$t" "$opt/tests/"; done
 	cp "$TOP/examples/demo" "$opt/examples/"
 	cp -r "$BUILD/tests" "$BUILD/examples" "$opt/build/"
 	echo "$release" >"$opt/release"
-	echo "$bpftool_version" >"$opt/bpftool-version"
-	cat >"$root/etc/systemd/system/tracing-multi-check.service" <<-EOF
+	dpkg-deb -f "$(find "$debs" -maxdepth 1 -name 'bpftool-tracing-multi_*.deb' | head -1)" Version >"$opt/bpftool-version"
+	{
+		printf 'REPO_URL=http://10.0.2.2:%s\n' "$port"
+		printf 'REPO_FPR=%s\n' "$(cat "$work/repo/tracing-multi-archive-keyring.fingerprint")"
+		printf 'FLAVOUR=%s\nRELEASE=%s\nDEBIAN_RELEASE=%s\n' "$flavour" "$release" "$debian_release"
+		printf 'VERSION1=%s\nVERSION2=%s\nSUFFIX2=%s\n' "$version1" "$version2" "$suffix2"
+		# shellcheck disable=SC2016 # dpkg-query's ${Version}
+		printf 'DEBIAN_BPFTOOL=%s\n' "$(chroot "$root" dpkg-query -W -f='${Version}' bpftool)"
+		declare -p BATS
+	} >"$opt/road.conf"
+	cat "$opt/road.conf"
+	cat >"$root/etc/systemd/system/tracing-multi-road.service" <<-EOF
 		[Unit]
-		Description=tracing_multi package checks (make deb-test)
-		After=multi-user.target
+		Description=make deb-test: one step of the road (tests/deb/road)
+		After=multi-user.target network-online.target
+		Wants=network-online.target
 		[Service]
 		Type=oneshot
-		ExecStart=/opt/tracing-multi/tests/check ${DEB_TEST_BATS[*]}
-		ExecStopPost=/bin/systemctl --no-block poweroff
+		ExecStart=/opt/tracing-multi/tests/road
 		StandardOutput=tty
 		StandardError=tty
 		TTYPath=/dev/ttyS0
@@ -119,50 +135,113 @@ add_checks() {
 		[Install]
 		WantedBy=multi-user.target
 	EOF
-	ln -sf ../tracing-multi-check.service "$root/etc/systemd/system/multi-user.target.wants/"
+	ln -sf ../tracing-multi-road.service "$root/etc/systemd/system/multi-user.target.wants/"
 	# No login prompt on the console: its getty hangs up the tty, which
-	# would kill the checks writing to it.
+	# would kill the road writing to it.
 	ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
-	echo "LABEL=tmroot / ext4 defaults 0 1" >"$root/etc/fstab"
-	echo deb-test >"$root/etc/hostname"
+	echo "$debian_release" >"$work/debian-release"
 }
 
-make_image() {
-	rm -f "$work/disk.img"
-	mkfs.ext4 -q -F -L tmroot -d "$root" "$work/disk.img" 6G
+# The disk: GPT, a 128 MiB EFI system partition, the root file system;
+# each made as a file (no loop device) and copied into place.
+make_disk() {
+	local esp=$work/esp.img rootimg=$work/root.img disk=$work/disk.img
+	rm -f "$esp" "$rootimg" "$disk"
+	mkfs.vfat -C -i "${esp_uuid/-/}" -n EFI "$esp" $((128 * 1024)) >/dev/null
+	mkfs.ext4 -q -F -U "$root_uuid" -L root -d "$root" "$rootimg" 8G
+	truncate -s $((1 + 128 + 8 * 1024 + 1))M "$disk"
+	sfdisk -q "$disk" <<-EOF
+		label: gpt
+		start=1MiB, size=128MiB, type=uefi, name=esp
+		start=129MiB, size=8GiB, type=linux, name=root
+	EOF
+	dd if="$esp" of="$disk" bs=1M seek=1 conv=notrunc,sparse status=none
+	dd if="$rootimg" of="$disk" bs=1M seek=129 conv=notrunc,sparse status=none
+	rm -f "$esp" "$rootimg"
+	cp "$ovmf_vars" "$work/efivars.fd"
+	sfdisk -l "$disk"
 }
 
+second_build() {
+	DEB_SUFFIX=$suffix2 DEB_OUT=$work/build2 "$TOP/scripts/deb.sh"
+	ls "$work/build2"
+}
+
+publish() {
+	DEB_DIR=$1 REPO=$work/repo "$TOP/scripts/repo.sh"
+	ls "$work/repo/pool/main"
+}
+
+serve() {
+	local p
+	for p in $(seq 18080 18180); do
+		python3 -m http.server --bind 127.0.0.1 --directory "$work/repo" "$p" >"$work/http.log" 2>&1 &
+		http_pid=$!
+		sleep 1
+		if kill -0 "$http_pid" 2>/dev/null; then
+			port=$p
+			return
+		fi
+	done
+	die "no free port for the repository's HTTP server"
+}
+
+# boot N STEP [KERNEL-ARGS...]: one QEMU run, until the guest reboots or
+# powers off; its console in console-N-STEP.log. With kernel arguments it
+# starts the disk's Debian kernel file directly (the provisioning boot);
+# without, the firmware boots the disk through GRUB.
 boot() {
-	timeout 3000 qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp 2 -m 2G \
-		-display none -no-reboot -monitor none -serial "file:$work/console.log" \
-		-kernel "$root/boot/vmlinuz-$release" -initrd "$root/boot/initrd.img-$release" \
-		-append "root=LABEL=tmroot rw console=ttyS0 panic=-1 quiet" \
-		-drive "file=$work/disk.img,format=raw,if=virtio"
-	grep -q '^deb-test-guest: verdict' "$work/console.log"
+	local n=$1 name=$2 console direct=()
+	shift 2
+	console=$work/console-$n-$name.log
+	rm -f "$console"
+	if (($#)); then
+		direct=(-kernel "$root/boot/vmlinuz-$(cat "$work/debian-release")"
+			-initrd "$root/boot/initrd.img-$(cat "$work/debian-release")" -append "$*")
+	fi
+	# A hang guard only: a boot and its step take minutes.
+	timeout 7200 qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp 2 -m 2G \
+		-machine q35 -display none -no-reboot -monitor none -serial "file:$console" \
+		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$ovmf_code" \
+		-drive "if=pflash,format=raw,unit=1,file=$work/efivars.fd" \
+		-drive "file=$work/disk.img,format=raw,if=virtio" \
+		-netdev user,id=n0 -device virtio-net-pci,netdev=n0 \
+		"${direct[@]}"
+	sed -n 's/\r$//; s/^.*deb-test-guest: /| /p' "$console"
+	grep -q "deb-test-guest: $name: done" "$console"
 }
 
-# shellcheck disable=SC2034 # used by add_checks
-DEB_TEST_BATS=(20-fentry.bats 30-tramp-kinds.bats 40-multi-types.bats 60-bpftool-tracing-multi.bats 90-demo.bats)
-steps=(
-	"1. Debian 12 root file system with Debian's kernel and bpftool" make_rootfs
-	"2. apt install our packages (kernel beside Debian's, bpftool over)" install_ours
-	"3. the guest's checks and their systemd unit" add_checks
-	"4. disk image" make_image
-	"5. boot $release from the image's /boot under QEMU" boot
-)
 mkdir -p "$work"
-rm -f "$work/console.log"
-echo "deb-test: $flavour packages of ${debs#"$TOP"/}, kernel $release"
+rm -f "$work"/console-*.log
+http_pid=
+port=
+trap '[[ -z $http_pid ]] || kill "$http_pid" 2>/dev/null || true' EXIT
+echo "deb-test: $flavour, kernel $release: build 1 $version1 (${debs#"$TOP"/}), build 2 $version2"
+serve
+rm -rf "$work/repo"
+steps=(
+	"1. make deb's packages again, suffix $suffix2 (build 2)" second_build
+	"2. make repo: build 1 in a signed repository, served by HTTP" "publish $debs"
+	"3. a stock Debian 12: Debian's 6.1 kernel and bpftool, GRUB (UEFI)" make_rootfs
+	"4. its network, fstab, GRUB settings and the road's unit" configure
+	"5. its disk: GPT, EFI system partition, root file system" make_disk
+	"6. boot 0 (the kernel file, once): grub-install, update-grub" "boot 0 provision root=UUID=$root_uuid ro console=ttyS0,115200"
+	"7. boot 1, GRUB: Debian's kernel; apt install ours, grub-reboot" "boot 1 stock"
+	"8. boot 2, GRUB, once: ours; feature probe, demo, bats; the default" "boot 2 once"
+	"9. make repo: build 2 in the repository" "publish $work/build2"
+	"10. boot 3, GRUB, default: ours; apt upgrade to build 2" "boot 3 default"
+	"11. boot 4: build 2's kernel; Debian's the default again" "boot 4 upgraded"
+	"12. boot 5: Debian's kernel; purge ours, apt install bpftool" "boot 5 rollback"
+	"13. boot 6: Debian's kernel and bpftool, nothing of ours" "boot 6 back"
+)
 for ((i = 0; i < ${#steps[@]}; i += 2)); do
-	step "${steps[i]}" "${steps[i + 1]}"
+	read -ra cmd <<<"${steps[i + 1]}"
+	step "${steps[i]}" "${cmd[@]}"
 	((failed == 0)) || break
 done
-if [[ -f $work/console.log ]]; then
-	sed -n 's/\r$//; s/^deb-test-guest: /deb-test:    /p' "$work/console.log"
-fi
-if ((failed == 0)) && grep -q '^deb-test-guest: verdict: PASS' "$work/console.log"; then
-	echo "deb-test: PASS (console: ${work#"$TOP"/}/console.log)"
+if ((failed == 0)) && grep -q 'deb-test-guest: back: verdict: PASS' "$work/console-6-back.log"; then
+	echo "deb-test: PASS (consoles: ${work#"$TOP"/}/console-*.log)"
 else
-	echo "deb-test: FAIL (console: ${work#"$TOP"/}/console.log)"
+	echo "deb-test: FAIL (consoles: ${work#"$TOP"/}/console-*.log)"
 	exit 1
 fi

@@ -4,10 +4,21 @@
 #   linux-image-RELEASE, linux-headers-RELEASE   the patched kernel, from
 #       Debian's own config for FLAVOUR (linux-config-6.12) plus
 #       packaging/kernel.config; RELEASE = 6.12.N-tracing-multi-FLAVOUR
-#   bpftool            the patched tree's bpftool, man pages, completion
-#   libbpf-dev         its libbpf: headers, static library, pkg-config
+#   linux-image-tracing-multi-FLAVOUR, linux-headers-tracing-multi-FLAVOUR
+#       meta-packages that depend on this build's (as Debian's
+#       linux-image-cloud-amd64 does): what a host installs and follows
+#   bpftool-tracing-multi      the patched tree's bpftool, man pages,
+#       completion; takes the place of Debian's bpftool
+#   libbpf-tracing-multi-dev   its libbpf: headers, static library,
+#       pkg-config; takes the place of Debian's libbpf-dev
 # Versions are Debian's (KVER_DEB, or bpftool's and libbpf's own before a
-# "+" and Debian's) plus DEB_SUFFIX, so they sort above Debian's.
+# "+" and Debian's) plus DEB_SUFFIX: a rebuild of the same Debian version
+# takes a higher suffix (+tm2) so that apt upgrade installs it. bpftool and
+# libbpf go by names of their own (Provides, Conflicts, Replaces the
+# Debian name): Debian's bpftool, built from 6.1, neither replaces ours nor
+# is kept from its updates by a version that sorts above it
+# (docs/install.md, "Versions").
+# DEB_OUT puts them elsewhere (make deb-test's second build).
 # The directory appears whole or not at all: everything is made in
 # FLAVOUR.new and renamed at the end. Kernel objects stay in
 # build/kbuild/deb-FLAVOUR for the next run, compiled through their own
@@ -31,7 +42,7 @@ multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 kver=$(make -s -C "$LINUX" kernelversion)
 release=$kver-tracing-multi-$flavour
 obj=$BUILD/kbuild/deb-$flavour/obj
-out=$BUILD/deb/$flavour
+out=${DEB_OUT:-$BUILD/deb/$flavour}
 new=$out.new
 rm -rf "$new"
 mkdir -p "$obj" "$new"
@@ -93,10 +104,10 @@ kernel_debs() {
 	drop_bindeb_output
 }
 
-# build_deb PACKAGE VERSION: the binary package of the tree
+# build_deb PACKAGE VERSION [TEMPLATE]: the binary package of the tree
 # $tools/debian/PACKAGE (the layout dpkg-shlibdeps expects), with
-# packaging/PACKAGE.control filled in; Depends from dpkg-shlibdeps when it
-# has executables.
+# packaging/TEMPLATE.control (default: PACKAGE's) filled in; Depends from
+# dpkg-shlibdeps when it has executables.
 build_deb() {
 	local pkg=$1 version=$2 dir=$tools/debian/$1 deps='' exe
 	mkdir -p "$dir/DEBIAN" "$dir/usr/share/doc/$pkg"
@@ -108,8 +119,9 @@ build_deb() {
 	fi
 	sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@KVER@|$kver|" \
 		-e "s|@LIBBPF@|${version#1:}|" -e "s|@DEPENDS@|$deps|" \
+		-e "s|@FLAVOUR@|$flavour|g" -e "s|@RELEASE@|$release|" \
 		-e "s|@SIZE@|$(du -sk --exclude=DEBIAN "$dir" | cut -f1)|" \
-		"$TOP/packaging/$pkg.control" >"$dir/DEBIAN/control"
+		"$TOP/packaging/${3:-$pkg}.control" >"$dir/DEBIAN/control"
 	dpkg-deb --root-owner-group -Zxz --build "$dir" "$new/" >/dev/null
 }
 
@@ -119,7 +131,7 @@ tool_debs() {
 	local root bv lv
 	rm -rf "$tools"
 	mkdir -p "$tools/bpftool" "$tools/libbpf" "$tools/doc"
-	root=$tools/debian/bpftool
+	root=$tools/debian/bpftool-tracing-multi
 	if ! { tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" "${BPFTOOL_FEATURES[@]}" \
 		prefix=/usr DESTDIR="$root" install &&
 		make -s -C "$LINUX/tools/bpf/bpftool/Documentation" OUTPUT="$tools/doc/" \
@@ -131,22 +143,32 @@ tool_debs() {
 	strip --remove-section=.comment --remove-section=.note "$root/usr/sbin/bpftool"
 	bv=$("$root/usr/sbin/bpftool" version | sed -n 's/^bpftool v//p')
 	[[ -n $bv ]] || die "the built bpftool does not print its version"
-	build_deb bpftool "$bv+$KVER_DEB$suffix"
+	build_deb bpftool-tracing-multi "$bv+$KVER_DEB$suffix"
 
-	root=$tools/debian/libbpf-dev
+	root=$tools/debian/libbpf-tracing-multi-dev
 	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$tools/libbpf/" prefix=/usr libdir_relative="lib/$multiarch" DESTDIR="$root" \
 		install_headers install_pkgconfig "$tools/libbpf/libbpf.a" >"$tools/libbpf.log" 2>&1 ||
 		{ tail -30 "$tools/libbpf.log" >&2; die "libbpf build failed (log: ${tools#"$TOP"/}/libbpf.log)"; }
 	install -m 0644 "$tools/libbpf/libbpf.a" "$root/usr/lib/$multiarch/"
 	lv=$(sed -n 's/^Version: //p' "$root/usr/lib/$multiarch/pkgconfig/libbpf.pc")
 	[[ -n $lv ]] || die "libbpf.pc has no Version"
-	build_deb libbpf-dev "1:$lv+$KVER_DEB$suffix"
+	build_deb libbpf-tracing-multi-dev "1:$lv+$KVER_DEB$suffix"
+	rm -rf "$tools"
+}
+
+# The meta-packages: no files but their copyright, Depends on this build.
+meta_debs() {
+	tools=$BUILD/deb/meta
+	rm -rf "$tools"
+	build_deb "linux-image-tracing-multi-$flavour" "$KVER_DEB$suffix" linux-image-tracing-multi
+	build_deb "linux-headers-tracing-multi-$flavour" "$KVER_DEB$suffix" linux-headers-tracing-multi
 	rm -rf "$tools"
 }
 
 stage "build bpftool and libbpf-dev packages" tool_debs
 stage "configure the $flavour kernel (Debian's config + packaging/kernel.config)" configure
 stage "build linux-image-$release and linux-headers-$release (bindeb-pkg)" kernel_debs
+stage "build the meta-packages linux-image-tracing-multi-$flavour and linux-headers-tracing-multi-$flavour" meta_debs
 rm -rf "$out"
 mv "$new" "$out"
 trap - EXIT

@@ -23,13 +23,16 @@ packages=(
 case ${1:-} in
 deb-test)
 	packages+=(
-		# a Debian 12 root file system, and its disk image
-		mmdebstrap e2fsprogs
+		# a Debian 12 root file system; its disk (GPT, EFI system
+		# partition, ext4); UEFI firmware for QEMU
+		mmdebstrap e2fsprogs dosfstools fdisk ovmf
 	) ;&
 deb)
 	packages+=(
 		# Debian's kernel configs; the kernel's bindeb-pkg
 		"linux-config-6.12=$KVER_DEB" debhelper dpkg-dev cpio rsync
+		# make repo: the index and its signature
+		apt-utils gnupg gpgv
 	) ;;
 '') ;;
 *) die "deps.sh: unknown package set '$1' (want deb or deb-test)" ;;
