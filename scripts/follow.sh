@@ -33,11 +33,6 @@ git_f() { git -C "$tree" "$@"; }
 # allowed in tag names).
 tag_of() { local v=${1//\~/_}; printf 'base-%s\n' "${v//:/%}"; }
 
-# The versions apt offers, oldest first.
-archive_versions() {
-	apt-cache madison linux-source-6.12 | awk '{ print $3 }' | sort -u -V
-}
-
 fetch() {
 	local v=$1
 	if ! compgen -G "$fb/debs/linux-source-6.12_${v/:/%3a}_all.deb" >/dev/null; then
@@ -80,9 +75,8 @@ if [[ ! -d $tree/.git ]]; then
 	git_f config user.name "Tracing Multi Backport"
 	git_f config user.email tracing-multi@localhost
 fi
-# the fixed identity of tree.sh: the same queue gives the same commits
-export GIT_COMMITTER_NAME="tracing-multi tree" GIT_COMMITTER_EMAIL="tree@localhost"
-export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+# tree.sh's identity: the same queue gives the same commits
+tree_identity
 
 if [[ -n ${FOLLOW:-} ]]; then
 	read -ra versions <<<"$FOLLOW"

@@ -11,18 +11,17 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 pin=${1:?usage: kver.sh PINNED-VERSION}
-offered() { apt-cache madison linux-source-6.12 2>/dev/null | awk '{ print $3 }' | sort -u -V; }
 
 installed=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
 if [[ $installed == "$pin" ]]; then
 	echo "$pin"
 	exit 0
 fi
-mapfile -t versions < <(offered)
+mapfile -t versions < <(archive_versions)
 if ((${#versions[@]} == 0 && EUID == 0)); then
 	# a fresh machine may have no package lists yet
 	apt-get update -qq >/dev/null 2>&1 || true
-	mapfile -t versions < <(offered)
+	mapfile -t versions < <(archive_versions)
 fi
 for v in "${versions[@]}"; do
 	if [[ $v == "$pin" ]]; then

@@ -97,6 +97,20 @@ config_unmet() {
 	     }' "$1" "$2" | sort
 }
 
+# archive_versions: the linux-source-6.12 versions apt offers, oldest first.
+archive_versions() {
+	apt-cache madison linux-source-6.12 2>/dev/null | awk '{ print $3 }' | sort -u -V
+}
+
+# tree_identity: the fixed committer and dates of make tree's commits, so
+# that the same queues always give the same commit ids (git am keeps
+# author dates; committer date follows them).
+tree_identity() {
+	export GIT_AUTHOR_NAME="Debian linux-source" GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org"
+	export GIT_COMMITTER_NAME="tracing-multi tree" GIT_COMMITTER_EMAIL="tree@localhost"
+	export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+}
+
 # queue_apply TREE: apply every queue's patches onto the git tree TREE
 # (at its base), one commit each. A patch whose change the base already
 # has (a stable fix the queue carries for older Debian versions, which

@@ -15,11 +15,7 @@ source "$(dirname "$0")/lib.sh"
 : "${KVER_DEB:?KVER_DEB (the pinned linux-source-6.12 version) must be set}"
 TARBALL=/usr/src/linux-source-6.12.tar.xz
 STAMP=$BUILD/tree.stamp
-# Fixed identity and dates so that the same queues always give the same
-# commit ids (git am keeps author dates; committer date follows them).
-export GIT_AUTHOR_NAME="Debian linux-source" GIT_AUTHOR_EMAIL="debian-kernel@lists.debian.org"
-export GIT_COMMITTER_NAME="tracing-multi tree" GIT_COMMITTER_EMAIL="tree@localhost"
-export GIT_AUTHOR_DATE="2000-01-01T00:00:00Z" GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+tree_identity
 
 have=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || true)
 [[ $have == "$KVER_DEB" ]] ||
