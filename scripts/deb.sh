@@ -117,10 +117,10 @@ build_deb() {
 		printf 'Source: tracing-multi\n\nPackage: %s\nArchitecture: any\n' "$pkg" >"$tools/debian/control"
 		deps=$(cd "$tools" && dpkg-shlibdeps -O "${exe[@]}" | sed -n 's/^shlibs:Depends=//p')
 	fi
-	sed -e "s|@VERSION@|$version|" -e "s|@ARCH@|$arch|" -e "s|@KVER@|$kver|" \
-		-e "s|@LIBBPF@|${version#1:}|" -e "s|@DEPENDS@|$deps|" \
-		-e "s|@FLAVOUR@|$flavour|g" -e "s|@RELEASE@|$release|" \
-		-e "s|@SIZE@|$(du -sk --exclude=DEBIAN "$dir" | cut -f1)|" \
+	sed -e "s|@VERSION@|$version|g" -e "s|@ARCH@|$arch|g" -e "s|@KVER@|$kver|g" \
+		-e "s|@LIBBPF@|${version#1:}|g" -e "s|@DEPENDS@|$deps|g" \
+		-e "s|@FLAVOUR@|$flavour|g" -e "s|@RELEASE@|$release|g" \
+		-e "s|@SIZE@|$(du -sk --exclude=DEBIAN "$dir" | cut -f1)|g" \
 		"$TOP/packaging/${3:-$pkg}.control" >"$dir/DEBIAN/control"
 	dpkg-deb --root-owner-group -Zxz --build "$dir" "$new/" >/dev/null
 }

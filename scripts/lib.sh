@@ -40,8 +40,10 @@ stage() {
 	local name=$1 start=$SECONDS
 	shift
 	log "$name ..."
-	# Explicit: set -e does not apply where stage itself is tested (||).
-	"$@" || return
+	# Called plainly, so that set -e stops the script at the first command
+	# of CMD that fails. Never test a stage (if, ||, &&): set -e would be
+	# off for all of CMD, and a failure in its middle would go unnoticed.
+	"$@"
 	log "$name done in $((SECONDS - start)) s"
 }
 
