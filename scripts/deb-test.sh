@@ -109,6 +109,7 @@ configure() {
 	cp "$TOP/examples/demo" "$opt/examples/"
 	cp -r "$BUILD/tests" "$BUILD/examples" "$opt/build/"
 	echo "$release" >"$opt/release"
+	debian_update
 	dpkg-deb -f "$(find "$debs" -maxdepth 1 -name 'bpftool-tracing-multi_*.deb' | head -1)" Version >"$opt/bpftool-version"
 	{
 		printf 'REPO_URL=http://10.0.2.2:%s\n' "$port"
@@ -117,6 +118,7 @@ configure() {
 		printf 'VERSION1=%s\nVERSION2=%s\nSUFFIX2=%s\n' "$version1" "$version2" "$suffix2"
 		# shellcheck disable=SC2016 # dpkg-query's ${Version}
 		printf 'DEBIAN_BPFTOOL=%s\n' "$(chroot "$root" dpkg-query -W -f='${Version}' bpftool)"
+		printf 'DEBIAN_BPFTOOL_UPDATE=%s\n' "$bpftool_update"
 		declare -p BATS
 	} >"$opt/road.conf"
 	cat "$opt/road.conf"
@@ -140,6 +142,32 @@ configure() {
 	# would kill the road writing to it.
 	ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
 	echo "$debian_release" >"$work/debian-release"
+}
+
+# A stand-in for a Debian security update of bpftool, which the road
+# offers the host while ours is installed (the version policy of
+# docs/install.md, "Versions"): a package bpftool of a version above
+# Debian's, in a repository of its own on the guest's disk. It holds no
+# files: the road checks that apt leaves it out.
+debian_update() {
+	local dir=$root/opt/tracing-multi/debian-update pkg=$work/bpftool-update
+	# shellcheck disable=SC2016 # dpkg-query's ${Version}
+	bpftool_update=$(chroot "$root" dpkg-query -W -f='${Version}' bpftool)+update1
+	rm -rf "$dir" "$pkg"
+	mkdir -p "$dir" "$pkg/DEBIAN"
+	cat >"$pkg/DEBIAN/control" <<-EOF
+		Package: bpftool
+		Version: $bpftool_update
+		Architecture: amd64
+		Maintainer: make deb-test <tracing-multi@localhost>
+		Section: devel
+		Priority: optional
+		Description: stand-in for a Debian security update of bpftool (make deb-test)
+		 Empty: Debian's update, as a host would be offered it.
+	EOF
+	dpkg-deb --root-owner-group --build "$pkg" "$dir/" >/dev/null
+	rm -rf "$pkg"
+	(cd "$dir" && apt-ftparchive packages . >Packages && apt-ftparchive release . >Release)
 }
 
 # The disk: GPT, a 128 MiB EFI system partition, the root file system;
