@@ -109,6 +109,8 @@ configure() {
 	cp "$TOP/examples/demo" "$opt/examples/"
 	cp -r "$BUILD/tests" "$BUILD/examples" "$opt/build/"
 	echo "$release" >"$opt/release"
+	# shellcheck disable=SC2016 # dpkg-query's ${Version}
+	debian_bpftool=$(chroot "$root" dpkg-query -W -f='${Version}' bpftool)
 	debian_update
 	dpkg-deb -f "$(find "$debs" -maxdepth 1 -name 'bpftool-tracing-multi_*.deb' | head -1)" Version >"$opt/bpftool-version"
 	{
@@ -116,9 +118,7 @@ configure() {
 		printf 'REPO_FPR=%s\n' "$(cat "$work/repo/tracing-multi-archive-keyring.fingerprint")"
 		printf 'FLAVOUR=%s\nRELEASE=%s\nDEBIAN_RELEASE=%s\n' "$flavour" "$release" "$debian_release"
 		printf 'VERSION1=%s\nVERSION2=%s\nSUFFIX2=%s\n' "$version1" "$version2" "$suffix2"
-		# shellcheck disable=SC2016 # dpkg-query's ${Version}
-		printf 'DEBIAN_BPFTOOL=%s\n' "$(chroot "$root" dpkg-query -W -f='${Version}' bpftool)"
-		printf 'DEBIAN_BPFTOOL_UPDATE=%s\n' "$bpftool_update"
+		printf 'DEBIAN_BPFTOOL=%s\nDEBIAN_BPFTOOL_UPDATE=%s\n' "$debian_bpftool" "$debian_bpftool+update1"
 		declare -p BATS
 	} >"$opt/road.conf"
 	cat "$opt/road.conf"
@@ -147,17 +147,15 @@ configure() {
 # A stand-in for a Debian security update of bpftool, which the road
 # offers the host while ours is installed (the version policy of
 # docs/install.md, "Versions"): a package bpftool of a version above
-# Debian's, in a repository of its own on the guest's disk. It holds no
-# files: the road checks that apt leaves it out.
+# Debian's ($debian_bpftool), in a repository of its own on the guest's
+# disk. It holds no files: the road checks that apt leaves it out.
 debian_update() {
 	local dir=$root/opt/tracing-multi/debian-update pkg=$work/bpftool-update
-	# shellcheck disable=SC2016 # dpkg-query's ${Version}
-	bpftool_update=$(chroot "$root" dpkg-query -W -f='${Version}' bpftool)+update1
 	rm -rf "$dir" "$pkg"
 	mkdir -p "$dir" "$pkg/DEBIAN"
 	cat >"$pkg/DEBIAN/control" <<-EOF
 		Package: bpftool
-		Version: $bpftool_update
+		Version: $debian_bpftool+update1
 		Architecture: amd64
 		Maintainer: make deb-test <tracing-multi@localhost>
 		Section: devel
