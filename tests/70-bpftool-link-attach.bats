@@ -2,8 +2,9 @@
 # shellcheck disable=SC2154 # dir, progdir, bss, snap's arrays: tests/link_attach.bash
 # bpftool link attach tracing_multi: every target form (func with cookies,
 # pattern, btf_id, funcs file and stdin, module prefix), JSON output, dry
-# runs, pinning (bpffs mounted where missing, -n), what the attached program
-# then sees, prog loadall autoattach of multi sections, feature probe.
+# runs, pinning (bpffs mounted on an empty directory, never over files;
+# -n), what the attached program then sees, prog loadall autoattach of
+# multi sections, feature probe.
 # Errors are in 71-bpftool-link-attach-errors.bats, links on thousands of
 # functions in 72-bpftool-link-attach-scale.bats.
 
@@ -267,7 +268,7 @@ bats_require_minimum_version 1.5.0
 	[ "$(traced_funcs)" -eq "$before" ]
 }
 
-@test "pinning as bpftool pins: bpffs mounted where missing, -n refuses to, a failed pin leaves no link" {
+@test "pinning as bpftool pins: bpffs mounted on an empty directory, -n refuses to, a failed pin leaves no link" {
 	local mnt=$BATS_TEST_TMPDIR/mnt before long
 	mkdir -p "$mnt/a" "$mnt/b"
 	before=$(traced_funcs)
@@ -287,6 +288,23 @@ bats_require_minimum_version 1.5.0
 		link attach tracing_multi name tm_entry "$dir/$long" func bpf_fentry_test6
 	traced_as_before() { [ "$(traced_funcs)" -eq "$before" ]; }
 	eventually traced_as_before
+}
+
+@test "a pin path in a directory with files: refused before attaching, no bpffs mounted over them" {
+	local d=$BATS_TEST_TMPDIR/mnt/full before
+	mkdir -p "$d"
+	echo kept >"$d/file"
+	before=$(traced_funcs)
+	refused "can't pin the link at '$d/link': directory '$d' is not a BPF file system and is not empty, and mounting bpffs on it would hide its files; pin the link under /sys/fs/bpf, or in an empty directory" \
+		link attach tracing_multi name tm_entry "$d/link" func bpf_fentry_test6
+	refused "can't pin the link at '$d/link': directory '$d' is not a BPF file system and is not empty" \
+		link attach tracing_multi name tm_entry "$d/link" func bpf_fentry_test6 dryrun
+	# the files are still there, nothing mounted or pinned, nothing attached
+	[ "$(stat -f -c %T "$d")" != bpf_fs ]
+	[ "$(cat "$d/file")" = kept ]
+	[ "$(ls -A "$d")" = file ]
+	[ ! -e "$d/link" ]
+	[ "$(traced_funcs)" -eq "$before" ]
 }
 
 @test "unpinning the only reference detaches the link" {
