@@ -252,8 +252,8 @@ bats_require_minimum_version 1.5.0
 		([.skipped[] | {func, reason, error}] | sort_by(.func)) == [
 			{"func": "mem32_serial_in", "reason": "refused", "error": "No such file or directory"},
 			{"func": "mem32_serial_out", "reason": "refused", "error": "No such file or directory"},
-			{"func": "migrate_disable", "reason": "denied", "error": null},
-			{"func": "migrate_enable", "reason": "denied", "error": null}]' <<<"$output"
+			{"func": "migrate_disable", "reason": "refused", "error": "Invalid argument"},
+			{"func": "migrate_enable", "reason": "refused", "error": "Invalid argument"}]' <<<"$output"
 	run bpftool link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1 cookie 7 \
 		pattern 'mem32_serial_*' pattern 'migrate_*able' dryrun
 	echo "$output"
@@ -263,7 +263,7 @@ bats_require_minimum_version 1.5.0
 	[[ ${lines[3]} =~ ^$'\t'[0-9]+\ +7\ +bpf_fentry_test1$ ]]
 	[ "${lines[4]}" = $'\tskipped 4' ]
 	grep -Eq $'^\t[0-9]+ +mem32_serial_in +refused \\(No such file or directory\\)$' <<<"$output"
-	grep -Eq $'^\t[0-9]+ +migrate_disable +denied$' <<<"$output"
+	grep -Eq $'^\t[0-9]+ +migrate_disable +refused \\(Invalid argument\\)$' <<<"$output"
 	[ ! -e "$dir/link" ]
 	[ "$(traced_funcs)" -eq "$before" ]
 }
@@ -295,9 +295,9 @@ bats_require_minimum_version 1.5.0
 	mkdir -p "$d"
 	echo kept >"$d/file"
 	before=$(traced_funcs)
-	refused "can't pin the link at '$d/link': directory '$d' is not a BPF file system and is not empty, and mounting bpffs on it would hide its files; pin the link under /sys/fs/bpf, or in an empty directory" \
+	refused "can't pin BPF object: dir '$d' is not on a BPF file system and not empty, and mounting bpffs there would hide its files; pin it under /sys/fs/bpf, or in an empty directory" \
 		link attach tracing_multi name tm_entry "$d/link" func bpf_fentry_test6
-	refused "can't pin the link at '$d/link': directory '$d' is not a BPF file system and is not empty" \
+	refused "can't pin BPF object: dir '$d' is not on a BPF file system and not empty" \
 		link attach tracing_multi name tm_entry "$d/link" func bpf_fentry_test6 dryrun
 	# the files are still there, nothing mounted or pinned, nothing attached
 	[ "$(stat -f -c %T "$d")" != bpf_fs ]

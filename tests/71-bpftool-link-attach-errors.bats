@@ -104,11 +104,12 @@ bats_require_minimum_version 1.5.0
 @test "functions the kernel refuses are named, with the reason, and nothing stays attached" {
 	refused "function 'set_debug_rodata' is not traceable: it has no ftrace location" \
 		link attach tracing_multi name tm_entry "$dir/err" func bpf_fentry_test1 func bpf_fentry_test2 func set_debug_rodata
-	refused "function 'migrate_disable' is denied to tracing programs" \
+	# the verifier's deny and noreturn lists: the kernel's answer, no copy
+	refused "the kernel refuses function 'migrate_disable' (Invalid argument): the verifier denies it to tracing programs (BPF trampolines call it themselves)" \
 		link attach tracing_multi name tm_entry "$dir/err" func migrate_disable func bpf_fentry_test1
-	refused "function 'do_exit' never returns, so an fexit program can't be attached to it" \
+	refused "the kernel refuses function 'do_exit' (Invalid argument): the verifier denies it to tracing programs (BPF trampolines call it themselves), or it never returns, so an fexit program can't be attached to it" \
 		link attach tracing_multi name tm_exit "$dir/err" func bpf_fentry_test1 func do_exit
-	refused "function 'do_exit' never returns, so an fsession program can't be attached to it" \
+	refused "the kernel refuses function 'do_exit' (Invalid argument): the verifier denies it to tracing programs (BPF trampolines call it themselves), or it never returns, so an fsession program can't be attached to it" \
 		link attach tracing_multi name tm_session "$dir/err" func bpf_fentry_test2 func do_exit
 	refused "function 'bpf_fentry_test2' may not sleep, so a sleepable program (fentry.multi.s, fexit.multi.s, fsession.multi.s) can't be attached to it (Invalid argument)" \
 		link attach tracing_multi name tm_sleepable "$dir/err" func bpf_fentry_test1 func bpf_fentry_test2
