@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make lint: shellcheck on every shell script and bats file of the project,
-# checkpatch on every patch of the queues.
+# checkpatch and the provenance check on every patch of the queues.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -69,5 +69,8 @@ for q in "${QUEUES[@]}"; do
 		fi
 	done <"$q/series"
 done
+# Where each patch comes from: upstream (one commit) or ours, never both,
+# and each queue's PROVENANCE.md says the same (scripts/provenance.sh).
+"$TOP/scripts/provenance.sh" || rc=1
 ((rc == 0)) && log "lint: clean"
 exit "$rc"

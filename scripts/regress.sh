@@ -14,7 +14,10 @@
 #   bench    only the ftrace-ops benchmark, both kernels at once again
 #            (results/NAME/bench.tsv; a quiet machine gives steadier ratios)
 #   upstream only upstream's tracing_multi tests on the patched kernel
-#            (after a change to selftests/: trees, test_progs, upstream, report)
+#            (after a change to selftests/: trees, test_progs, upstream, report;
+#            from nothing, with REGRESS_TREES=patched: trees config kernels
+#            test_progs upstream, and the results in
+#            build/regress/results/patched/results.tsv)
 #   report   build/regress/report.md: each test's result on both kernels,
 #            the kernel log reports of each, "regressions: N of M tests"
 # With no STEP, all of them.
@@ -22,7 +25,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 R=$BUILD/regress
-TREES=(base patched)
+# REGRESS_TREES=patched: the steps build and run the patched tree only
+# (enough for the upstream step; the config step reads the base tree too).
+read -r -a TREES <<<"${REGRESS_TREES:-base patched}"
 FRAGMENTS=(
 	"$TOP/qemu/config/base.config"
 	tools/testing/selftests/bpf/config
