@@ -140,11 +140,19 @@ test_progs() {
 	for tree in "${TREES[@]}"; do
 		dir=$(src_of "$tree")/tools/testing/selftests/bpf
 		rm -f "$dir/prog_tests/bpf_attr_size.c"
-		stage "build the $tree tree's test_progs" \
-			make -C "$dir" -j"$(nproc)" -s test_progs CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
-			VMLINUX_BTF="$R/$tree/vmlinux" KDIR="$(obj_of "$tree")" >"$R/test_progs-$tree.log" 2>&1 ||
-			{ tail -30 "$R/test_progs-$tree.log" >&2; die "test_progs did not build (build/regress/test_progs-$tree.log)"; }
+		stage "build the $tree tree's test_progs" build_test_progs "$tree" "$dir"
 	done
+}
+
+# build_test_progs TREE DIR: one tree's test_progs, its output in
+# build/regress/test_progs-TREE.log. (Not tested around stage: set -e
+# would be off inside it, and a failure would pass unnoticed.)
+# shellcheck disable=SC2317 # called through stage
+build_test_progs() {
+	local tree=$1 dir=$2
+	make -C "$dir" -j"$(nproc)" -s test_progs CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
+		VMLINUX_BTF="$R/$tree/vmlinux" KDIR="$(obj_of "$tree")" >"$R/test_progs-$tree.log" 2>&1 ||
+		{ tail -30 "$R/test_progs-$tree.log" >&2; die "test_progs did not build (build/regress/test_progs-$tree.log)"; }
 }
 
 # Both kernels at once, each guest on one vCPU and so on one of the
@@ -155,12 +163,21 @@ test_progs() {
 # lockdep, every switch of ftracetest to the function tracers patches
 # all functions and waits out rcu_tasks grace periods.
 run_one() {
-	local tree=$1 part=${2:-} rc=0 what=selftests log=console
-	[[ -z $part ]] || what=$part log=$part-console
+	local tree=$1 part=${2:-} what=selftests
+	[[ -z $part ]] || what=$part
 	mkdir -p "$R/results/$tree"
-	stage "$what on the $tree kernel" \
-		"$TOP/qemu/run" --kernel "$R/$tree/bzImage" --smp 1 --mem 2G --timeout 14400 \
-		--console "$R/results/$tree/$log.log" -- \
+	stage "$what on the $tree kernel" guest_run "$tree" "$part"
+}
+
+# guest_run TREE PART: qemu/run's exit status (its health gate included),
+# whatever it is, in results/TREE/[PART-]rc for the report. The status is
+# taken here, not around stage: there set -e would be off for all of it
+# and stage would return 0 for any status.
+# shellcheck disable=SC2317 # called through stage
+guest_run() {
+	local tree=$1 part=$2 rc=0
+	"$TOP/qemu/run" --kernel "$R/$tree/bzImage" --smp 1 --mem 2G --timeout 14400 \
+		--console "$R/results/$tree/${part:+$part-}console.log" -- \
 		env TM_MODROOT="$R/$tree" tests/regress/run "$tree" ${part:+"$part"} || rc=$?
 	echo "$rc" >"$R/results/$tree/${part:+$part-}rc"
 }
