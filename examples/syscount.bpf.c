@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* syscount: one fentry.multi program for every system call. It is attached
- * to the syscall entry functions (__x64_sys_*) with one tracing_multi link
- * (examples/demo), and each function gets its own cookie: its index in the
- * list the demo attached. The program counts the call under that index.
+ * to the syscall entry functions (__x64_sys_*, __arm64_sys_* on arm64) with
+ * one tracing_multi link (examples/demo), and each function gets its own
+ * cookie: its index in the list the demo attached. The program counts the
+ * call under that index.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -21,6 +21,13 @@ packages=(
 	python3-ply python3-git
 )
 case ${1:-} in
+arm64)
+	packages+=(
+		# the arm64 guest: cross compiler, QEMU, a root file system from
+		# Debian's arm64 packages, arm64 libraries for bpftool and tests
+		gcc-aarch64-linux-gnu qemu-system-arm mmdebstrap
+		libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libcap-dev:arm64
+	) ;;
 deb-test)
 	packages+=(
 		# a Debian 12 root file system; its disk (GPT, EFI system
@@ -35,15 +42,17 @@ deb)
 		apt-utils gnupg gpgv
 	) ;;
 '') ;;
-*) die "deps.sh: unknown package set '$1' (want deb or deb-test)" ;;
+*) die "deps.sh: unknown package set '$1' (want arm64, deb or deb-test)" ;;
 esac
 
 mkdir -p "$BUILD"
 missing=()
 for p in "${packages[@]}"; do
 	name=${p%%=*}
-	status=$(dpkg-query -W -f='${db:Status-Status}' "$name" 2>/dev/null || true)
-	version=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null || true)
+	# With libelf-dev:arm64 beside libelf-dev, an unqualified name
+	# answers for both: one line each, alike when both are installed.
+	status=$(dpkg-query -W -f='${db:Status-Status}\n' "$name" 2>/dev/null | sort -u || true)
+	version=$(dpkg-query -W -f='${Version}\n' "$name" 2>/dev/null | sort -u || true)
 	if [[ $status != installed ]] || { [[ $p == *=* ]] && [[ $version != "${p#*=}" ]]; }; then
 		missing+=("$p")
 	fi
@@ -52,11 +61,20 @@ done
 
 cmd=(apt-get install -y --no-install-recommends "${missing[@]}")
 if ((EUID != 0)); then
-	die "missing Debian packages; install them with:
+	die "missing Debian packages; install them with (for name:arch ones, first
+  sudo dpkg --add-architecture arch):
   sudo apt-get update && sudo ${cmd[*]}"
 fi
 log "installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
+# Packages of another architecture (name:arm64) need it in dpkg's list.
+for p in "${missing[@]}"; do
+	if [[ ${p%%=*} == *:* ]]; then
+		arch=${p%%=*}
+		arch=${arch#*:}
+		dpkg --print-foreign-architectures | grep -qx "$arch" || dpkg --add-architecture "$arch"
+	fi
+done
 # An install of a pinned version fails on a stale package list: refresh first.
 apt-get update -qq
 "${cmd[@]}" >"$BUILD/apt.log" 2>&1 || { tail -20 "$BUILD/apt.log" >&2; die "apt-get install failed (log: build/apt.log)"; }

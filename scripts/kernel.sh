@@ -4,15 +4,25 @@
 #          outputs build/bzImage, build/vmlinux, modules in build/install/lib/modules
 #   bench: the same without the lock checkers; outputs under build/bench/
 #   stress: guest + KASAN, kmemleak, fault injection; outputs under build/stress/
+#   arm64: the guest's config for arm64 (make test-arm64), cross-compiled;
+#          outputs build/arm64/Image, build/arm64/vmlinux, modules in
+#          build/arm64/install/lib/modules
+#   arm64-bench: the same without the lock checkers (make bench-arm64);
+#          outputs under build/arm64/bench/
 # Objects live in build/kbuild/FLAVOUR (out of tree), compiled through ccache.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: kernel.sh guest|bench|stress}
+flavour=${1:?usage: kernel.sh guest|bench|stress|arm64|arm64-bench}
 list=$TOP/qemu/config/$flavour
-[[ -f $list && $flavour != *.config ]] || die "unknown kernel flavour '$flavour' (want guest, bench or stress)"
+[[ -f $list && $flavour != *.config ]] || die "unknown kernel flavour '$flavour' (want guest, bench, stress, arm64 or arm64-bench)"
 obj=$BUILD/kbuild/$flavour
 mkdir -p "$obj"
+image=arch/x86/boot/bzImage
+if [[ $flavour == arm64* ]]; then
+	export KBUILD_ARCH=arm64
+	image=arch/arm64/boot/Image
+fi
 
 # The release marks the backport: uname -r, /lib/modules and every module's
 # vermagic say 6.12.N-tracing-multi. Packaging, not a kernel change: set
@@ -40,11 +50,17 @@ else
 	rm -f "$frag.new"
 fi
 
-stage "build $flavour kernel (bzImage, modules)" kmake bzImage modules
+stage "build $flavour kernel (${image##*/}, modules)" kmake "${image##*/}" modules
 
 if [[ $flavour == guest ]]; then
 	out=$BUILD
 	inst=$BUILD/install
+elif [[ $flavour == arm64 ]]; then
+	out=$ARM64_BUILD
+	inst=$out/install
+elif [[ $flavour == arm64-bench ]]; then
+	out=$ARM64_BUILD/bench
+	inst=$out/install
 else
 	out=$BUILD/$flavour
 	inst=$out/install
@@ -60,7 +76,7 @@ if [[ ! -f $stamp || -n $(find "$obj" \( -name '*.ko' -o -name modules.order \) 
 	kmake modules_install INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= DEPMOD=/sbin/depmod >/dev/null
 	touch "$stamp"
 fi
-cp "$obj/arch/x86/boot/bzImage" "$out/bzImage.new" && mv "$out/bzImage.new" "$out/bzImage"
+cp "$obj/$image" "$out/${image##*/}.new" && mv "$out/${image##*/}.new" "$out/${image##*/}"
 cp "$obj/vmlinux" "$out/vmlinux.new" && mv "$out/vmlinux.new" "$out/vmlinux"
 echo "$release" >"$out/kernel.release"
-log "$flavour kernel $release: ${out#"$TOP"/}/bzImage"
+log "$flavour kernel $release: ${out#"$TOP"/}/${image##*/}"

@@ -68,15 +68,26 @@ queue_of() {
 	printf '%s\n' "$queue"
 }
 
+# The arm64 guest (make test-arm64): Debian's cross compiler, and where its
+# kernel, tools, test programs and root file system go. The build/ of an
+# arm64 guest is build/arm64: it is mounted on the checkout's build/ there.
+ARM64_BUILD=$BUILD/arm64
+ARM64_CROSS=aarch64-linux-gnu-
+
 # kbuild SRC OBJ LOCALVERSION ARGS...: the kernel's make on the tree SRC,
 # objects in OBJ, compiled through ccache (CCACHE_BASEDIR makes hits
 # independent of where the checkout lives), with a fixed build identity.
+# KBUILD_ARCH=arm64 in the environment cross-compiles for arm64.
 kbuild() {
-	local src=$1 obj=$2 localversion=$3
+	local src=$1 obj=$2 localversion=$3 cross=() prefix=
 	shift 3
+	if [[ ${KBUILD_ARCH:-} == arm64 ]]; then
+		prefix=$ARM64_CROSS
+		cross=(ARCH=arm64 CROSS_COMPILE="$prefix")
+	fi
 	CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros \
-		make -C "$src" O="$obj" -j"$(nproc)" -s \
-		CC="ccache gcc" HOSTCC="ccache gcc" LOCALVERSION="$localversion" \
+		make -C "$src" O="$obj" -j"$(nproc)" -s "${cross[@]}" \
+		CC="ccache ${prefix}gcc" HOSTCC="ccache gcc" LOCALVERSION="$localversion" \
 		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
 		"$@"
 }

@@ -30,6 +30,7 @@ R=$BUILD/regress
 read -r -a TREES <<<"${REGRESS_TREES:-base patched}"
 FRAGMENTS=(
 	"$TOP/qemu/config/base.config"
+	"$TOP/qemu/config/x86_64.config"
 	tools/testing/selftests/bpf/config
 	tools/testing/selftests/bpf/config.x86_64
 	tools/testing/selftests/ftrace/config

@@ -8,6 +8,8 @@
 # saved in build/test-results.tap; the last line is "N passed, M failed".
 # Each guest's console goes through qemu/run's health gate
 # (build/guest-console.log, build/guest-console-2.log).
+# TM_ARCH=arm64 (make test-arm64): the same in arm64 guests (qemu/run --arch
+# arm64), everything kept in build/arm64/ instead of build/.
 #
 # No limit on the whole run: a slow or busy machine only makes it slower.
 # Each test has its own limit (tests/helpers.bash); a guest is killed only
@@ -20,7 +22,14 @@ GUESTS=2
 # setup_file and teardown_file around it.
 IDLE_TIMEOUT=5400
 
-suite=$BUILD/guest/suite
+# TM_ARCH=arm64 (make test-arm64): arm64 guests, whose build/ is
+# build/arm64; everything this script keeps goes there.
+arch=(--arch "${TM_ARCH:-x86_64}")
+gbuild=$BUILD
+[[ ${TM_ARCH:-x86_64} == x86_64 ]] || gbuild=$ARM64_BUILD
+# The suite's folder, here and as the guests see it.
+suite=$gbuild/guest/suite
+gsuite=$BUILD/guest/suite
 rm -rf "$suite"
 mkdir -p "$suite/claims"
 
@@ -42,13 +51,13 @@ planned=$(bats --count "${files[@]}")
 
 pids=()
 for ((g = 1; g <= GUESTS; g++)); do
-	console=$BUILD/guest-console.log
-	((g == 1)) || console=$BUILD/guest-console-$g.log
+	console=$gbuild/guest-console.log
+	((g == 1)) || console=$gbuild/guest-console-$g.log
 	: >"$suite/out.$g"
 	(
 		rc=0
-		"$TOP/qemu/run" --tcg-thread single --timeout 0 --idle-timeout "$IDLE_TIMEOUT" \
-			--console "$console" -- tests/run --claim "$suite/claims" "${files[@]}" \
+		"$TOP/qemu/run" "${arch[@]}" --tcg-thread single --timeout 0 --idle-timeout "$IDLE_TIMEOUT" \
+			--console "$console" -- tests/run --claim "$gsuite/claims" "${files[@]}" \
 			>"$suite/out.$g" || rc=$?
 		echo "$rc" >"$suite/rc.$g"
 	) &
@@ -131,9 +140,9 @@ for ((g = 1; g <= GUESTS; g++)); do
 	fi
 done
 trap - EXIT
-cp "$suite/tap" "$BUILD/test-results.tap"
+cp "$suite/tap" "$gbuild/test-results.tap"
 # How long each file took, for tests/durations.
 sed -n 's/^# guest [0-9]*: \([^ ]*\.bats\): \([0-9]*\) s$/\2 \1/p' "$suite/tap" | sort -k1,1nr \
-	>"$BUILD/test-durations"
-"$TOP/tests/run" --summary "$BUILD/test-results.tap" "$planned" || status=1
+	>"$gbuild/test-durations"
+"$TOP/tests/run" --summary "$gbuild/test-results.tap" "$planned" || status=1
 exit "$status"

@@ -5,11 +5,19 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: testmod.sh guest|bench|stress}
+flavour=${1:?usage: testmod.sh guest|bench|stress|arm64}
 kobj=$BUILD/kbuild/$flavour
 [[ -f $kobj/Module.symvers ]] || die "no $flavour kernel build with Module.symvers: run make kernel"
 src=$BUILD/testmod/$flavour
-if [[ $flavour == guest ]]; then inst=$BUILD/install; else inst=$BUILD/$flavour/install; fi
+cross=(CC="ccache gcc")
+case $flavour in
+guest) inst=$BUILD/install ;;
+arm64)
+	inst=$ARM64_BUILD/install
+	cross=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" CC="ccache ${ARM64_CROSS}gcc")
+	;;
+*) inst=$BUILD/$flavour/install ;;
+esac
 mkdir -p "$src"
 export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 
@@ -22,8 +30,8 @@ build() {
 	if [[ $kobj/vmlinux -nt $src/bpf_testmod.ko ]]; then
 		rm -f "$src/bpf_testmod.ko"
 	fi
-	make -s -C "$kobj" M="$src" CC="ccache gcc" -j"$(nproc)" modules
-	make -s -C "$kobj" M="$src" INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= \
+	make -s -C "$kobj" M="$src" "${cross[@]}" -j"$(nproc)" modules
+	make -s -C "$kobj" M="$src" "${cross[@]}" INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= \
 		DEPMOD=/sbin/depmod modules_install >/dev/null
 }
 stage "build bpf_testmod ($flavour)" build

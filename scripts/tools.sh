@@ -3,11 +3,29 @@
 #   bin/bpftool (bundled libbpf), lib/libbpf.a, lib/libbpf.so*, include/bpf/*.h,
 #   share/man/man8/bpftool*.8, share/bash-completion/completions/bpftool,
 # and build/vmlinux.h from the built kernel's BTF.
+# scripts/tools.sh arm64: the same for the arm64 guest, cross-compiled, in
+# build/arm64; the bootstrap bpftool this build makes for the host (in
+# build/arm64/tools/bpftool/bootstrap/) makes its vmlinux.h and the test
+# programs' skeletons.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
+cross=()
+case ${1:-} in
+'') ;;
+arm64)
+	BUILD=$ARM64_BUILD
+	# bpftool's Makefile builds its bootstrap bpftool (skeletons of its
+	# own BPF programs) with HOSTCC; CC, LD and AR are the target's.
+	cross=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" CC="ccache ${ARM64_CROSS}gcc"
+		HOSTCC="ccache gcc" HOSTLD=ld HOSTAR=ar)
+	;;
+*) die "usage: tools.sh [arm64]" ;;
+esac
 inst=$BUILD/install
 obj=$BUILD/tools
+host_bpftool=$inst/bin/bpftool
+((${#cross[@]} == 0)) || host_bpftool=$obj/bpftool/bootstrap/bpftool
 # Objects built from other commits of the userspace sources are dropped:
 # bpftool's dependency files name headers its build copies by relative
 # path, and after a rebase of the libbpf patches make stops on them ("No
@@ -25,7 +43,7 @@ mkdir -p "$obj/bpftool" "$obj/libbpf" "$obj/bpftool-doc" "$inst/bin"
 
 build_bpftool() {
 	# Bpftool feature detection reports on stdout; keep the build quiet.
-	tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$obj/bpftool/" "${BPFTOOL_FEATURES[@]}" \
+	tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$obj/bpftool/" "${BPFTOOL_FEATURES[@]}" "${cross[@]}" \
 		>"$obj/bpftool.log" 2>&1 ||
 		{ cat "$obj/bpftool.log" >&2; die "bpftool build failed"; }
 	install -m 0755 "$obj/bpftool/bpftool" "$inst/bin/bpftool"
@@ -34,7 +52,7 @@ build_bpftool() {
 build_libbpf() {
 	# Static and shared; check: every API symbol is in a version node, and
 	# libbpf.map has the node of libbpf_version.h's version.
-	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$obj/libbpf/" \
+	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$obj/libbpf/" "${cross[@]}" \
 		prefix="$inst" libdir_relative=lib install check >"$obj/libbpf.log" 2>&1 ||
 		{ cat "$obj/libbpf.log" >&2; die "libbpf build failed"; }
 }
@@ -50,9 +68,9 @@ build_docs() {
 }
 
 vmlinux_h() {
-	[[ -f $BUILD/vmlinux ]] || die "no build/vmlinux: run make kernel first"
-	if [[ ! -f $BUILD/vmlinux.h || $BUILD/vmlinux.h -ot $BUILD/vmlinux || $BUILD/vmlinux.h -ot $inst/bin/bpftool ]]; then
-		"$inst/bin/bpftool" btf dump file "$BUILD/vmlinux" format c >"$BUILD/vmlinux.h.new"
+	[[ -f $BUILD/vmlinux ]] || die "no ${BUILD#"$TOP"/}/vmlinux: run make kernel (or make test-arm64) first"
+	if [[ ! -f $BUILD/vmlinux.h || $BUILD/vmlinux.h -ot $BUILD/vmlinux || $BUILD/vmlinux.h -ot $host_bpftool ]]; then
+		"$host_bpftool" btf dump file "$BUILD/vmlinux" format c >"$BUILD/vmlinux.h.new"
 		mv "$BUILD/vmlinux.h.new" "$BUILD/vmlinux.h"
 	fi
 }

@@ -44,9 +44,12 @@ checks() {
 # measured.
 # bats test_tags=timeout:900
 @test "an fsession program takes two trampoline slots: 19 fit with their own cookies, the 20th is E2BIG" {
+	# arm64: the trampoline's page is full first, at 18 (fsession.c)
+	local n=19
+	[[ $(uname -m) != aarch64 ]] || n=18
 	checks fsession limit
-	grep -qx 'ok: cookies: program 20 gets E2BIG (got -7)' <<<"$output"
-	grep -qx 'ok: cookies and an IP slot: 19 of 19 programs ran at the entry, 19 saw their own cookie at the exit' <<<"$output"
+	grep -qx "ok: cookies: program $((n + 1)) gets E2BIG (got -7)" <<<"$output"
+	grep -qx "ok: cookies and an IP slot: $n of $n programs ran at the entry, $n saw their own cookie at the exit" <<<"$output"
 }
 
 @test "refused at load: fsession on a __noreturn function or returning non-zero, session kfuncs outside session programs" {
@@ -54,6 +57,7 @@ checks() {
 }
 
 @test "kprobe.session programs calling the session kfuncs with ctx still work" {
+	x86_64_only "kprobe.session needs fprobe, which 6.12 builds on DYNAMIC_FTRACE_WITH_REGS, absent on arm64"
 	checks fsession kprobe_session
 }
 

@@ -241,28 +241,30 @@ bats_require_minimum_version 1.5.0
 	local before
 	before=$(traced_funcs)
 	run bpftool -j link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1 cookie 7 \
-		pattern 'mem32_serial_*' pattern 'migrate_*able' dryrun
+		pattern "$KREFUSED_GLOB" pattern 'migrate_*able' dryrun
 	echo "$output"
 	[ "$status" -eq 0 ]
 	jq -e --arg p "$dir/link" --argjson prog "$(pinned_id prog "$progdir/tm_entry")" \
-		--argjson t1 "$(btf_id bpf_fentry_test1)" '
+		--argjson t1 "$(btf_id bpf_fentry_test1)" --arg k1 "${KREFUSED[0]}" --arg k2 "${KREFUSED[1]}" \
+		--arg kerr "$KREFUSED_ERR" '
 		del(.skipped) == {"type": "tracing_multi", "prog_id": $prog, "attach_type": "trace_fentry_multi",
 			"func_cnt": 1, "pinned": [$p], "dryrun": true, "btf": "vmlinux",
 			"funcs": [{"id": $t1, "func": "bpf_fentry_test1", "cookie": 7}]} and
-		([.skipped[] | {func, reason, error}] | sort_by(.func)) == [
-			{"func": "mem32_serial_in", "reason": "refused", "error": "No such file or directory"},
-			{"func": "mem32_serial_out", "reason": "refused", "error": "No such file or directory"},
+		([.skipped[] | {func, reason, error}] | sort_by(.func)) == ([
+			{"func": $k1, "reason": "refused", "error": $kerr},
+			{"func": $k2, "reason": "refused", "error": $kerr},
 			{"func": "migrate_disable", "reason": "refused", "error": "Invalid argument"},
-			{"func": "migrate_enable", "reason": "refused", "error": "Invalid argument"}]' <<<"$output"
+			{"func": "migrate_enable", "reason": "refused", "error": "Invalid argument"}] | sort_by(.func))' <<<"$output"
 	run bpftool link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1 cookie 7 \
-		pattern 'mem32_serial_*' pattern 'migrate_*able' dryrun
+		pattern "$KREFUSED_GLOB" pattern 'migrate_*able' dryrun
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "dryrun: prog $(pinned_id prog "$progdir/tm_entry")  attach_type trace_fentry_multi  func_cnt 1" ]
 	[ "${lines[1]}" = $'\t'"pinned $dir/link" ]
 	[[ ${lines[3]} =~ ^$'\t'[0-9]+\ +7\ +bpf_fentry_test1$ ]]
 	[ "${lines[4]}" = $'\tskipped 4' ]
-	grep -Eq $'^\t[0-9]+ +mem32_serial_in +refused \\(No such file or directory\\)$' <<<"$output"
+	grep -Eq "^"$'\t'"[0-9]+ +${KREFUSED[0]} +refused " <<<"$output"
+	grep -F "refused ($KREFUSED_ERR)" <<<"$output" | grep -qF "${KREFUSED[0]}"
 	grep -Eq $'^\t[0-9]+ +migrate_disable +refused \\(Invalid argument\\)$' <<<"$output"
 	[ ! -e "$dir/link" ]
 	[ "$(traced_funcs)" -eq "$before" ]

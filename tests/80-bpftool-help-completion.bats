@@ -107,9 +107,9 @@ complete_line() {
 	PATH=${PATH#"$bin:"}
 	[ "$output" == "$(printf '%s\n' bpf_fentry_test1 bpf_fentry_test10)" ]
 	[ ! -e "$bin/ran" ]
-	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l pattern x func __x64_sys_rea"
-	[ "$output" == "$(sed -n 's/^\(__x64_sys_rea[^ ]*\)$/\1/p' /sys/kernel/tracing/available_filter_functions | sort -u)" ]
-	[[ $output == *__x64_sys_read* ]]
+	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l pattern x func ${SYS}rea"
+	[ "$output" == "$(sed -n "s/^\\(${SYS}rea[^ ]*\\)\$/\\1/p" /sys/kernel/tracing/available_filter_functions | sort -u)" ]
+	[[ $output == *"${SYS}read"* ]]
 	testmod_load
 	run complete_line "bpftool link attach tracing_multi name tm_entry /sys/fs/bpf/l func bpf_testmod:bpf_testmod_fentry_test1"
 	[ "$output" == "$(printf '%s\n' bpf_testmod_fentry_test1 bpf_testmod_fentry_test11)" ]

@@ -12,21 +12,21 @@ bats_require_minimum_version 1.5.0
 	run "$TOP/examples/demo"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	# the attach's JSON: one link on every traceable __x64_sys_* function
+	# the attach's JSON: one link on every traceable ${SYS}* function
 	grep -Eq '^\{"id":[0-9]+,"type":"tracing_multi","prog_id":[0-9]+,"attach_type":"trace_fentry_multi","func_cnt":[0-9]{3},"pinned":\["/sys/fs/bpf/syscount/link"\],"skipped":\[\]\}$' <<<"$output"
 	# the table: a header and ten rows, busiest first, read(2) among them
 	table=$(sed -n '/^## the ten busiest system calls$/,/^$/p' <<<"$output")
 	[ "$(sed -n 2p <<<"$table")" == "$(printf '%-28s %10s' syscall calls)" ]
-	rows=$(sed -n '3,$p' <<<"$table" | grep -E '^__x64_sys_[a-z0-9_]+ +[0-9]+$')
+	rows=$(sed -n '3,$p' <<<"$table" | grep -E "^${SYS}[a-z0-9_]+ +[0-9]+\$")
 	[ "$(wc -l <<<"$rows")" -eq 10 ]
 	[ "$(awk '{ print $2 }' <<<"$rows")" == "$(awk '{ print $2 }' <<<"$rows" | sort -nr)" ]
-	grep -q '^__x64_sys_read ' <<<"$rows"
+	grep -q "^${SYS}read " <<<"$rows"
 	# the latency table of the fsession.multi program: calls and ns per call
 	lat=$(sed -n '/^## latency: /,/^$/p' <<<"$output")
 	grep -Fxq "$(printf '%-28s %10s %12s' syscall calls 'ns per call')" <<<"$lat"
-	lrows=$(grep -E '^__x64_sys_[a-z0-9_]+ +[0-9]+ +[0-9]+$' <<<"$lat")
+	lrows=$(grep -E "^${SYS}[a-z0-9_]+ +[0-9]+ +[0-9]+\$" <<<"$lat")
 	[ "$(wc -l <<<"$lrows")" -eq 10 ]
-	grep -Eq '^__x64_sys_read +[1-9][0-9]* +[1-9][0-9]*$' <<<"$lrows"
+	grep -Eq "^${SYS}read +[1-9][0-9]* +[1-9][0-9]*\$" <<<"$lrows"
 	grep -Eq $'^\tattach_type trace_fsession_multi  ' <<<"$lat"
 	# the plain attach's line: the link as link show heads it
 	grep -Eq '^[0-9]+: tracing_multi  prog [0-9]+  attach_type trace_fsession_multi  func_cnt [0-9]{3}$' <<<"$lat"

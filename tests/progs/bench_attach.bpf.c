@@ -46,7 +46,7 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(bench_sys_enter, struct pt_regs *regs, long id)
 {
 	if (id != nr_bpf || bpf_get_current_pid_tgid() >> 32 != watch_tgid ||
-	    regs->di != BPF_LINK_CREATE)
+	    PT_REGS_PARM1(regs) != BPF_LINK_CREATE)
 		return 0;
 	entered_ns = bpf_ktime_get_ns();
 	return 0;

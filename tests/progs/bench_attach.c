@@ -18,8 +18,9 @@
  * Kernel memory a tracing_multi and a kprobe_multi link take per
  * function (slab, vmalloc, percpu; /proc/meminfo before and after).
  *
- * Per call: what each kind of empty program attached to __x64_sys_getpgid
- * adds to a getpgid(0) call (fentry, fentry.multi, kprobe.multi, fexit,
+ * Per call: what each kind of empty program attached to getpgid's system
+ * call function (__x64_sys_getpgid, __arm64_sys_getpgid) adds to a
+ * getpgid(0) call (fentry, fentry.multi, kprobe.multi, fexit,
  * fexit.multi, kretprobe.multi, fentry + fexit, both .multi, and
  * fsession.multi), 9 rounds in which every kind takes a turn, and what a
  * run of a fentry.multi program costs when its link spans 1, 1000 and all
@@ -60,6 +61,10 @@
  * without full preemption (the bench kernel is PREEMPT_NONE, the worst
  * case of Debian's PREEMPT_DYNAMIC), the longest wake-up delay is the
  * longest stretch the attach or detach runs without a resched point.
+ *
+ * Where the kernel has no kprobe_multi (arm64 with 6.12: fprobe needs
+ * DYNAMIC_FTRACE_WITH_REGS), its figures show "-", the targets against
+ * it "n/a", and the rest runs as elsewhere.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -91,6 +96,7 @@ struct func {
 
 static struct btf *btf;
 static struct bench_attach *skel;
+static bool have_kprobe_multi;	/* whether kprobe_multi links work here */
 
 static double now(void)
 {
@@ -199,6 +205,30 @@ static bool skip_name(const char *name)
 	return !strncmp(name, "rcu_", 4) || !strncmp(name, "__ftrace_invalid_address__", 26);
 }
 
+#ifdef __aarch64__
+/* arm64's trampoline (6.12) passes at most 8 registers of arguments, a
+ * struct over 8 bytes taking two: more is -ENOTSUPP (524)
+ */
+static bool regs_ok(const struct btf_type *proto)
+{
+	const struct btf_param *p = btf_params(proto);
+	int i, regs = 0;
+
+	for (i = 0; i < btf_vlen(proto); i++) {
+		const struct btf_type *t = btf__type_by_id(btf, btf__resolve_type(btf, p[i].type));
+
+		regs += btf_is_struct(t) && t->size > 8 ? 2 : 1;
+	}
+	return regs <= 8;
+}
+#else
+static bool regs_ok(const struct btf_type *proto)
+{
+	(void)proto;
+	return true;
+}
+#endif
+
 /* Whether a trampoline can describe the prototype (btf_distill_func_proto) */
 static bool proto_ok(const struct btf_type *proto)
 {
@@ -224,7 +254,7 @@ static bool proto_ok(const struct btf_type *proto)
 			continue;
 		return false;
 	}
-	return true;
+	return regs_ok(proto);
 }
 
 static struct func *traceable(size_t *cnt)
@@ -744,7 +774,17 @@ static const enum bpf_attach_type pc_types[PC_NKINDS] = {
 	[PC_FSESSION_MULTI] = BPF_TRACE_FSESSION_MULTI,
 };
 
+#ifdef __aarch64__
+#define PC_SYM "__arm64_sys_getpgid"
+#else
 #define PC_SYM "__x64_sys_getpgid"
+#endif
+
+/* Whether kind k needs kprobe_multi (skipped where there is none) */
+static bool pc_kprobe(enum pc_kind k)
+{
+	return k == PC_KPROBE_MULTI || k == PC_KRETPROBE_MULTI;
+}
 
 static void pc_detach(int fd[2])
 {
@@ -811,7 +851,7 @@ static bool pc_ratio(const char *a, const char *b, double best, double med,
 }
 
 /* Per call: what each kind of empty program adds to a getpgid(0) call
- * when attached to __x64_sys_getpgid. PC_ROUNDS rounds; in each every
+ * when attached to PC_SYM. PC_ROUNDS rounds; in each every
  * kind is attached, timed and detached, so a drift of the host's speed
  * reaches all kinds alike. Under emulation a round is slowed now and then
  * (host scheduling, QEMU's code cache) but never sped up, so the figure
@@ -825,7 +865,7 @@ static bool bench_per_call(void)
 	char per_call[16], added[16];
 	struct spread ns[PC_NKINDS];
 	/* getppid() would be simpler, but SYSCALL_DEFINE0's __x64_sys_
-	 * function is an alias, which BTF does not have
+	 * function is an alias, which BTF does not have (arm64's is not)
 	 */
 	int id = btf__find_by_name_kind(btf, PC_SYM, BTF_KIND_FUNC);
 	int k, r, fd[2];
@@ -837,6 +877,8 @@ static bool bench_per_call(void)
 	}
 	for (r = 0; r < PC_ROUNDS; r++) {
 		for (k = 0; k < PC_NKINDS; k++) {
+			if (!have_kprobe_multi && pc_kprobe(k))
+				continue;
 			if (!pc_attach(k, id, fd)) {
 				printf("# per call: cannot attach %s: %s\n", pc_names[k],
 				       strerror(errno));
@@ -856,6 +898,11 @@ static bool bench_per_call(void)
 	printf("%-28s %10s %10s | %10s %10s | %8s\n", "programs", per_call, "median", added,
 	       "median", "spread");
 	for (k = 0; k < PC_NKINDS; k++) {
+		if (!have_kprobe_multi && pc_kprobe(k)) {
+			printf("%-28s %10s %10s | %10s %10s | %8s\n", pc_names[k], "-", "-", "-",
+			       "-", "-");
+			continue;
+		}
 		ns[k] = spread_of(t[k], PC_ROUNDS);
 		add[k] = ns[k].min - ns[PC_NONE].min;
 		med_add[k] = ns[k].med - ns[PC_NONE].med;
@@ -867,10 +914,18 @@ static bool bench_per_call(void)
 			add[PC_FENTRY_MULTI] <= 1.02 * add[PC_FENTRY]);
 	met &= pc_ratio("fexit.multi", "fexit", R(PC_FEXIT_MULTI, PC_FEXIT), "<= 1.02x",
 			add[PC_FEXIT_MULTI] <= 1.02 * add[PC_FEXIT]);
-	met &= pc_ratio("kprobe.multi", "fentry.multi", R(PC_KPROBE_MULTI, PC_FENTRY_MULTI),
-			">= 2x", add[PC_KPROBE_MULTI] >= 2 * add[PC_FENTRY_MULTI]);
-	met &= pc_ratio("kretprobe.multi", "fexit.multi", R(PC_KRETPROBE_MULTI, PC_FEXIT_MULTI),
-			">= 2x", add[PC_KRETPROBE_MULTI] >= 2 * add[PC_FEXIT_MULTI]);
+	if (have_kprobe_multi) {
+		met &= pc_ratio("kprobe.multi", "fentry.multi",
+				R(PC_KPROBE_MULTI, PC_FENTRY_MULTI), ">= 2x",
+				add[PC_KPROBE_MULTI] >= 2 * add[PC_FENTRY_MULTI]);
+		met &= pc_ratio("kretprobe.multi", "fexit.multi",
+				R(PC_KRETPROBE_MULTI, PC_FEXIT_MULTI), ">= 2x",
+				add[PC_KRETPROBE_MULTI] >= 2 * add[PC_FEXIT_MULTI]);
+	} else {
+		printf("# %-17s / %-26s n/a (no kprobe_multi)\n", "kprobe.multi", "fentry.multi");
+		printf("# %-17s / %-26s n/a (no kprobe_multi)\n", "kretprobe.multi",
+		       "fexit.multi");
+	}
 	pc_ratio("fsession.multi", "fentry + fexit", R(PC_FSESSION_MULTI, PC_BOTH), NULL, true);
 	pc_ratio("fsession.multi", "fentry.multi + fexit.multi",
 		 R(PC_FSESSION_MULTI, PC_BOTH_MULTI), NULL, true);
@@ -1040,7 +1095,7 @@ static int bench_latency(const struct func *all, size_t n)
 	lat_reset();
 	sleep(5);
 	lat_print("nothing (5 s)");
-	for (r = 0; r < 2; r++) {
+	for (r = 0; r < (have_kprobe_multi ? 2 : 1); r++) {
 		attach_fn attach = r ? kmulti_attach : multi_attach;
 		double t0, t_attach = 0, t_detach = 0;
 		int i, fd;
@@ -1113,12 +1168,12 @@ static bool bench_attach_time(const struct func *all, size_t n_all, size_t max_f
 		size_t n = sizes[s] < n_all ? sizes[s] : n_all;
 		const attach_fn kinds[2] = { multi_attach, kmulti_attach }, fentry = NULL;
 		struct func *f;
-		struct result r[2], fe = {}, tm, km;
+		struct result r[2] = {}, fe = {}, tm, km;
 
 		if (s && n == (sizes[s - 1] < n_all ? sizes[s - 1] : n_all))
 			continue;
 		f = spread_subset(all, n_all, n);
-		medians(kinds, 2, f, n, REPS, r);
+		medians(kinds, have_kprobe_multi ? 2 : 1, f, n, REPS, r);
 		tm = r[0];
 		km = r[1];
 		if (n <= max_fentry)
@@ -1128,7 +1183,10 @@ static bool bench_attach_time(const struct func *all, size_t n_all, size_t max_f
 			printf(" %10.4f %11.4f |", fe.attach, fe.detach);
 		else
 			printf(" %10s %11s |", "-", "-");
-		printf(" %10.4f %11.4f |", km.attach, km.detach);
+		if (have_kprobe_multi)
+			printf(" %10.4f %11.4f |", km.attach, km.detach);
+		else
+			printf(" %10s %11s |", "-", "-");
 		if (fe.ok) {
 			print_ratio(fe.attach, tm.attach);
 			print_ratio(fe.detach, tm.detach);
@@ -1136,8 +1194,12 @@ static bool bench_attach_time(const struct func *all, size_t n_all, size_t max_f
 			printf(" %10s %10s", "-", "-");
 		}
 		printf(" |");
-		print_ratio(tm.attach, km.attach);
-		print_ratio(tm.detach, km.detach);
+		if (have_kprobe_multi) {
+			print_ratio(tm.attach, km.attach);
+			print_ratio(tm.detach, km.detach);
+		} else {
+			printf(" %10s %10s", "-", "-");
+		}
 		printf("\n");
 		if (dat) {
 			fprintf(dat, "%zu %.6f %.6f", n, tm.attach, tm.detach);
@@ -1145,10 +1207,13 @@ static bool bench_attach_time(const struct func *all, size_t n_all, size_t max_f
 				fprintf(dat, " %.6f %.6f", fe.attach, fe.detach);
 			else
 				fprintf(dat, " - -");
-			fprintf(dat, " %.6f %.6f\n", km.attach, km.detach);
+			if (have_kprobe_multi)
+				fprintf(dat, " %.6f %.6f\n", km.attach, km.detach);
+			else
+				fprintf(dat, " - -\n");
 		}
-		met &= tm.ok && km.ok;
-		if (n == n_all)
+		met &= tm.ok && (km.ok || !have_kprobe_multi);
+		if (n == n_all && have_kprobe_multi)
 			met &= tm.attach <= km.attach;
 		if (n == 1000)
 			met &= fe.ok && fe.attach >= 100 * tm.attach;
@@ -1156,9 +1221,14 @@ static bool bench_attach_time(const struct func *all, size_t n_all, size_t max_f
 	}
 	if (dat)
 		fclose(dat);
-	printf("# targets: at N=1000 tracing_multi attaches >= 100x faster than 1000 fentry "
-	       "links; with all functions within 1.0x kprobe_multi's attach time: %s\n",
-	       met ? "met" : "MISSED");
+	if (have_kprobe_multi)
+		printf("# targets: at N=1000 tracing_multi attaches >= 100x faster than 1000 "
+		       "fentry links; with all functions within 1.0x kprobe_multi's attach "
+		       "time: %s\n", met ? "met" : "MISSED");
+	else
+		printf("# targets: at N=1000 tracing_multi attaches >= 100x faster than 1000 "
+		       "fentry links: %s; with all functions within 1.0x kprobe_multi's attach "
+		       "time: n/a (no kprobe_multi)\n", met ? "met" : "MISSED");
 	return met;
 }
 
@@ -1210,6 +1280,11 @@ static void bench_memory(const struct func *all, size_t n_all)
 		for (k = 0; k < 2; k++) {
 			double tot = 0;
 
+			if (k && !have_kprobe_multi) {
+				printf("%8zu %-14s | %10s %12s %10s | %10s %12s\n", n, names[k],
+				       "-", "-", "-", "-", "-");
+				continue;
+			}
 			for (r = 0; r < 3; r++) {
 				long before[3], after[3];
 				int fd;
@@ -1242,6 +1317,22 @@ static void bench_memory(const struct func *all, size_t n_all)
 	}
 }
 
+/* Whether kprobe_multi links work here: a link on PC_SYM. Not on arm64
+ * with 6.12, where fprobe needs DYNAMIC_FTRACE_WITH_REGS (EOPNOTSUPP).
+ */
+static bool kprobe_multi_works(void)
+{
+	int fd = kmulti_one(PC_SYM, false);
+
+	if (fd < 0) {
+		printf("# kprobe_multi: not available on this kernel (%s): its columns show -\n",
+		       strerror(errno));
+		return false;
+	}
+	close(fd);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	size_t max_fentry = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000;
@@ -1259,10 +1350,13 @@ int main(int argc, char **argv)
 	}
 	all = traceable(&n_all);
 	printf("# %zu candidate functions (vmlinux BTF x available_filter_functions)\n", n_all);
+	have_kprobe_multi = kprobe_multi_works();
 	if (getenv("BENCH_KPROBE_MULTI_ONLY")) {
 		/* triage: the same attach of everything without tracing_multi */
 		pid_t busy = -1;
 
+		if (!have_kprobe_multi)
+			return 2;
 		if (!strcmp(getenv("BENCH_KPROBE_MULTI_ONLY"), "busy")) {
 			busy = fork();
 			if (busy == 0) {
@@ -1286,27 +1380,35 @@ int main(int argc, char **argv)
 	}
 	if (getenv("BENCH_LATENCY")) {
 		drop_refused(all, &n_all, multi_attach, "tracing_multi");
-		drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
+		if (have_kprobe_multi)
+			drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
 		return bench_latency(all, n_all);
 	}
 	if (getenv("BENCH_PROFILE_N")) {
 		n_all = strtoul(getenv("BENCH_PROFILE_N"), NULL, 0) < n_all ?
 			strtoul(getenv("BENCH_PROFILE_N"), NULL, 0) : n_all;
 		drop_refused(all, &n_all, multi_attach, "tracing_multi");
-		drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
+		if (have_kprobe_multi)
+			drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
 		for (s = 0; s < 4; s++) {
 			const attach_fn kinds[2] = { multi_attach, kmulti_attach };
 			struct result r[2];
 
-			medians(kinds, 2, all, n_all, REPS, r);
-			printf("N=%zu attach: tracing_multi %.4f kprobe_multi %.4f\n", n_all,
-			       r[0].attach, r[1].attach);
+			medians(kinds, have_kprobe_multi ? 2 : 1, all, n_all, REPS, r);
+			if (have_kprobe_multi)
+				printf("N=%zu attach: tracing_multi %.4f kprobe_multi %.4f\n",
+				       n_all, r[0].attach, r[1].attach);
+			else
+				printf("N=%zu attach: tracing_multi %.4f kprobe_multi -\n", n_all,
+				       r[0].attach);
 		}
 		return 0;
 	}
 	drop_refused(all, &n_all, multi_attach, "tracing_multi");
-	drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
-	printf("# %zu functions all three attach types accept\n", n_all);
+	if (have_kprobe_multi)
+		drop_refused(all, &n_all, kmulti_attach, "kprobe_multi");
+	printf("# %zu functions %s attach types accept\n", n_all,
+	       have_kprobe_multi ? "all three" : "both");
 	if (getenv("BENCH_BPFTOOL_ONLY")) {
 		/* triage: bpftool's own time alone */
 		time_bpftool_attach(all, n_all);

@@ -4,9 +4,10 @@
  * made with raw bpf(2) so that any value reaches the kernel: counts around
  * 0, small and around the limit (1 << 20), ids valid, duplicate, zero, past
  * the BTF, of structs, of aliases (__do_sys_munlockall and
- * __x64_sys_munlockall), of denied and untraceable functions, pointers
- * valid, NULL, unaligned, unmapped and kernel ones, cookies or none,
- * flags, target_fd, attach types and programs of other types.
+ * __x64_sys_munlockall; on arm64, two system calls), of denied and
+ * untraceable functions, pointers valid, NULL, unaligned, unmapped and
+ * kernel ones, cookies or none, flags, target_fd, attach types and
+ * programs of other types.
  *
  * Every answer must be a link (closed at once) or one of the documented
  * errnos (docs/tracing-multi-link.md, plus EBADF/EPERM/EINVAL of the
@@ -108,8 +109,13 @@ int main(int argc, char **argv)
 	pool[npool++] = func_id(btf, "bpf_fentry_test1");
 	pool[npool++] = func_id(btf, "bpf_fentry_test2");
 	pool[npool++] = func_id(btf, "bpf_fentry_test7");
-	pool[npool++] = func_id(btf, "__do_sys_munlockall");
-	pool[npool++] = func_id(btf, "__x64_sys_munlockall");
+#ifdef __aarch64__
+	pool[npool++] = func_id(btf, "__arm64_sys_munlockall");
+	pool[npool++] = func_id(btf, "__arm64_sys_munlock");
+#else
+	pool[npool++] = func_id(btf, "__do_sys_munlockall");	/* two names, */
+	pool[npool++] = func_id(btf, "__x64_sys_munlockall");	/* one address */
+#endif
 	pool[npool++] = func_id(btf, "migrate_disable");	/* denied */
 	pool[npool++] = func_id(btf, "do_exit");		/* noreturn */
 	pool[npool++] = btf__find_by_name_kind(btf, "task_struct", BTF_KIND_STRUCT);

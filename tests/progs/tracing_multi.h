@@ -20,6 +20,17 @@
 #define NR_FUNCS 15	/* bpf_fentry_test1..10, then the five bpf_testmod ones */
 #define NR_SLOTS 8
 
+/* bpf_testmod's functions the module programs attach to. 6.12's arm64
+ * trampolines take the arguments in registers only, 8 of them: on arm64
+ * the glob leaves out bpf_testmod_fentry_test11 (11 arguments), which the
+ * kernel refuses there (ENOTSUPP), tracing_multi or not.
+ */
+#ifdef __TARGET_ARCH_arm64
+#define TESTMOD_GLOB "bpf_testmod:bpf_testmod_fentry_test?"
+#else
+#define TESTMOD_GLOB "bpf_testmod:bpf_testmod_fentry_test*"
+#endif
+
 int pid;
 __u64 hits[NR_SLOTS][NR_FUNCS];
 __u64 cookie[NR_SLOTS][NR_FUNCS];

@@ -7,14 +7,14 @@
 
 char _license[] SEC("license") = "GPL";
 
-SEC("fentry.multi/bpf_testmod:bpf_testmod_fentry_test*")
+SEC("fentry.multi/" TESTMOD_GLOB)
 int BPF_PROG(mod_fentry)
 {
 	record(ctx, 0, false);
 	return 0;
 }
 
-SEC("fexit.multi/bpf_testmod:bpf_testmod_fentry_test*")
+SEC("fexit.multi/" TESTMOD_GLOB)
 int BPF_PROG(mod_fexit)
 {
 	record(ctx, 1, true);

@@ -52,7 +52,7 @@ int BPF_PROG(test_fsession_s)
 	return session(ctx);
 }
 
-SEC("fsession.multi/bpf_testmod:bpf_testmod_fentry_test*")
+SEC("fsession.multi/" TESTMOD_GLOB)
 int BPF_PROG(test_session_2)
 {
 	return session(ctx);
