@@ -74,20 +74,28 @@ queue_of() {
 ARM64_BUILD=$BUILD/arm64
 ARM64_CROSS=aarch64-linux-gnu-
 
+# kernel_target: in the array KTARGET, the kernel make's arguments for the
+# target, through ccache: the host's gcc, or with KBUILD_ARCH=arm64 in the
+# environment Debian's cross compiler (kbuild, and testmod.sh's external
+# module build).
+kernel_target() {
+	KTARGET=(CC="ccache gcc")
+	if [[ ${KBUILD_ARCH:-} == arm64 ]]; then
+		KTARGET=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" CC="ccache ${ARM64_CROSS}gcc")
+	fi
+}
+
 # kbuild SRC OBJ LOCALVERSION ARGS...: the kernel's make on the tree SRC,
 # objects in OBJ, compiled through ccache (CCACHE_BASEDIR makes hits
 # independent of where the checkout lives), with a fixed build identity.
 # KBUILD_ARCH=arm64 in the environment cross-compiles for arm64.
 kbuild() {
-	local src=$1 obj=$2 localversion=$3 cross=() prefix=
+	local src=$1 obj=$2 localversion=$3 KTARGET
 	shift 3
-	if [[ ${KBUILD_ARCH:-} == arm64 ]]; then
-		prefix=$ARM64_CROSS
-		cross=(ARCH=arm64 CROSS_COMPILE="$prefix")
-	fi
+	kernel_target
 	CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros \
-		make -C "$src" O="$obj" -j"$(nproc)" -s "${cross[@]}" \
-		CC="ccache ${prefix}gcc" HOSTCC="ccache gcc" LOCALVERSION="$localversion" \
+		make -C "$src" O="$obj" -j"$(nproc)" -s "${KTARGET[@]}" \
+		HOSTCC="ccache gcc" LOCALVERSION="$localversion" \
 		KBUILD_BUILD_TIMESTAMP="2000-01-01" KBUILD_BUILD_USER=tracing-multi KBUILD_BUILD_HOST=qemu \
 		"$@"
 }

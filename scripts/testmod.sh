@@ -9,15 +9,15 @@ flavour=${1:?usage: testmod.sh guest|bench|stress|arm64}
 kobj=$BUILD/kbuild/$flavour
 [[ -f $kobj/Module.symvers ]] || die "no $flavour kernel build with Module.symvers: run make kernel"
 src=$BUILD/testmod/$flavour
-cross=(CC="ccache gcc")
 case $flavour in
 guest) inst=$BUILD/install ;;
 arm64)
 	inst=$ARM64_BUILD/install
-	cross=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" CC="ccache ${ARM64_CROSS}gcc")
+	export KBUILD_ARCH=arm64
 	;;
 *) inst=$BUILD/$flavour/install ;;
 esac
+kernel_target
 mkdir -p "$src"
 export CCACHE_BASEDIR=$TOP CCACHE_NOHASHDIR=1
 
@@ -30,8 +30,8 @@ build() {
 	if [[ $kobj/vmlinux -nt $src/bpf_testmod.ko ]]; then
 		rm -f "$src/bpf_testmod.ko"
 	fi
-	make -s -C "$kobj" M="$src" "${cross[@]}" -j"$(nproc)" modules
-	make -s -C "$kobj" M="$src" "${cross[@]}" INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= \
+	make -s -C "$kobj" M="$src" "${KTARGET[@]}" -j"$(nproc)" modules
+	make -s -C "$kobj" M="$src" "${KTARGET[@]}" INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= \
 		DEPMOD=/sbin/depmod modules_install >/dev/null
 }
 stage "build bpf_testmod ($flavour)" build

@@ -46,7 +46,7 @@ checks() {
 @test "an fsession program takes two trampoline slots: 19 fit with their own cookies, the 20th is E2BIG" {
 	# arm64: the trampoline's page is full first, at 18 (fsession.c)
 	local n=19
-	[[ $(uname -m) != aarch64 ]] || n=18
+	[[ $HOSTTYPE != aarch64 ]] || n=18
 	checks fsession limit
 	grep -qx "ok: cookies: program $((n + 1)) gets E2BIG (got -7)" <<<"$output"
 	grep -qx "ok: cookies and an IP slot: $n of $n programs ran at the entry, $n saw their own cookie at the exit" <<<"$output"

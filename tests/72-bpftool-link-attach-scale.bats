@@ -34,7 +34,7 @@ bats_require_minimum_version 1.5.0
 	echo "func_cnt $n"
 	((n >= 2048))
 	local only=true
-	[[ $(uname -m) == x86_64 ]] || only=false
+	[[ $HOSTTYPE == x86_64 ]] || only=false
 	jq -e --arg k1 "${KREFUSED[0]}" --arg k2 "${KREFUSED[1]}" --arg kerr "$KREFUSED_ERR" \
 		--argjson only "$only" '[.skipped[] | select(.reason == "refused")] as $r |
 		([$r[].func] | index($k1) != null and index($k2) != null) and all($r[]; .error == $kerr) and
@@ -73,7 +73,7 @@ bats_require_minimum_version 1.5.0
 	# kernel has fewer than 20 000: all of them there.
 	bpftool -j link attach tracing_multi name tm_entry "$dir/err" pattern '*' dryrun |
 		jq -r '.funcs[:20000][].func' >"$BATS_TEST_TMPDIR/funcs"
-	[[ $(uname -m) == x86_64 ]] || want=$(wc -l <"$BATS_TEST_TMPDIR/funcs")
+	[[ $HOSTTYPE == x86_64 ]] || want=$(wc -l <"$BATS_TEST_TMPDIR/funcs")
 	echo "$want functions"
 	((want >= 15000))
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/funcs")" -eq "$want" ]

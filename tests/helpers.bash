@@ -10,27 +10,26 @@ export PATH=$BUILD/install/bin:$BIN:$PATH
 # kernel of the same release, with its own modules).
 MODROOT=${TM_MODROOT:-$BUILD/install}
 
-# The system call entry functions' prefix: __x64_sys_read, __arm64_sys_read.
-# shellcheck disable=SC2034 # the bats files read it
-case $(uname -m) in
-aarch64) SYS=__arm64_sys_ ;;
-*) SYS=__x64_sys_ ;;
-esac
-
-# Two functions only the kernel refuses (bpftool's own checks take them),
-# the glob that matches just them, the error it gives and what bpftool
-# says of the first when named: on x86_64 static names kallsyms gives to
-# an untraced namesake (ENOENT); on arm64 functions of 9 arguments, more
-# than 6.12's trampolines there take (ENOTSUPP).
+# What differs by architecture (bash's $HOSTTYPE, the guest's: x86_64 or
+# aarch64; no uname to start, which costs a second per test in the TCG
+# guest). SYS: the system call entry functions' prefix (__x64_sys_read,
+# __arm64_sys_read). KREFUSED: two functions only the kernel refuses
+# (bpftool's own checks take them), the glob that matches just them, the
+# error it gives and what bpftool says of the first when named: on x86_64
+# static names kallsyms gives to an untraced namesake (ENOENT); on arm64
+# functions of 9 arguments, more than 6.12's trampolines there take
+# (ENOTSUPP).
 # shellcheck disable=SC2034 # the bats files read them
-case $(uname -m) in
+case $HOSTTYPE in
 aarch64)
+	SYS=__arm64_sys_
 	KREFUSED_GLOB='__?r*_mm_migrate_pages'
 	KREFUSED=(__probestub_mm_migrate_pages __traceiter_mm_migrate_pages)
 	KREFUSED_ERR="Not supported by this kernel's BPF trampolines (ENOTSUPP)"
 	KREFUSED_MSG="the kernel can't build a BPF trampoline for function '${KREFUSED[0]}' ($KREFUSED_ERR)"
 	;;
 *)
+	SYS=__x64_sys_
 	KREFUSED_GLOB='mem32_serial_*'
 	KREFUSED=(mem32_serial_in mem32_serial_out)
 	KREFUSED_ERR='No such file or directory'
@@ -41,7 +40,7 @@ esac
 # x86_64_only WHY: skip this test on another architecture (make
 # test-arm64), saying why it can't run there. Skips count apart from passes.
 x86_64_only() {
-	[[ $(uname -m) == x86_64 ]] || skip "x86_64 only: $*"
+	[[ $HOSTTYPE == x86_64 ]] || skip "x86_64 only: $*"
 }
 
 # Every test runs under a time limit: bats stops a test still running after
