@@ -12,7 +12,7 @@
 #   make tree            build/linux: Debian's source + the patch queues, as git commits
 #   make export-patches  regenerate the patch queues from build/linux's commits
 #   make lint            shellcheck and checkpatch
-#   make deb             Debian packages for a host: kernel (FLAVOUR=cloud-amd64|amd64), bpftool, libbpf-dev
+#   make deb             Debian packages for a host: kernel (FLAVOUR=cloud-amd64|amd64|cloud-arm64|arm64), bpftool, libbpf-dev
 #   make repo            those packages in a signed apt repository, with meta-packages to follow
 #   make deb-test        a stock Debian 12 host to them and back: apt, GRUB, upgrade, rollback
 #   make follow          the queues against every linux-source-6.12 apt offers: applies, builds, test
@@ -182,7 +182,8 @@ export-patches:
 
 # make deb: packages a Debian 12 host installs, in build/deb/FLAVOUR/
 # (docs/install.md). FLAVOUR=cloud-amd64 (default) or amd64 picks Debian's
-# config; DEB_SUFFIX (default +tm1) ends every package version.
+# config, cloud-arm64 or arm64 the same for arm64 hosts (cross-built);
+# DEB_SUFFIX (default +tm1) ends every package version.
 deb: tree deb-deps
 	@$(SCRIPTS)/deb.sh
 
@@ -197,8 +198,10 @@ repo: deb-deps
 # apt from the signed repository, a one-time boot with grub-reboot, the
 # checks (tests/deb/check), the default, an upgrade to a second build, a
 # rollback to Debian's kernel and bpftool (scripts/deb-test.sh,
-# tests/deb/road). Uses the packages of make deb and the built test programs.
-deb-test: deb-test-deps test-progs
+# tests/deb/road). Uses the packages of make deb and the built test programs
+# (with an arm64 FLAVOUR, make test-arm64's, and the road ends after the
+# checks).
+deb-test: deb-test-deps $(if $(filter %arm64,$(FLAVOUR)),arm64-guest,test-progs)
 	@$(SCRIPTS)/deb-test.sh
 
 # make follow: every linux-source-6.12 apt offers (FOLLOW="V ..." names

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make deb [FLAVOUR=cloud-amd64|amd64]: the Debian packages a host installs,
-# into build/deb/FLAVOUR/:
+# make deb [FLAVOUR=cloud-amd64|amd64|cloud-arm64|arm64]: the Debian packages
+# a host installs, into build/deb/FLAVOUR/ (the arm64 ones cross-built with
+# Debian's gcc-aarch64-linux-gnu):
 #   linux-image-RELEASE, linux-headers-RELEASE   the patched kernel, from
 #       Debian's own config for FLAVOUR (linux-config-6.12) plus
 #       packaging/kernel.config; RELEASE = 6.12.N-tracing-multi-FLAVOUR
@@ -32,13 +33,29 @@ flavour=$(deb_flavour)
 suffix=${DEB_SUFFIX:-+tm1}
 [[ $suffix =~ ^[+~][a-z0-9.+~]*[0-9]$ ]] ||
 	die "DEB_SUFFIX '$suffix' is not a Debian version suffix: want + or ~, then lower-case letters, digits, '.', '+' or '~', ending in a digit (e.g. +tm2)"
-debconfig=/usr/src/linux-config-6.12/config.amd64_none_$flavour.xz
-have=$(dpkg-query -W -f='${Version}' linux-config-6.12 2>/dev/null || true)
+arch=${flavour##*-}
+debconfig=/usr/src/linux-config-6.12/config.${arch}_none_$flavour.xz
+have=$(dpkg-query -W -f='${Version}' "linux-config-6.12:$arch" 2>/dev/null || true)
 [[ $have == "$KVER_DEB" && -f $debconfig ]] ||
-	die "Debian's config for $flavour ($debconfig, package linux-config-6.12 $KVER_DEB) is missing, found '${have:-none}': run make deb-deps"
+	die "Debian's config for $flavour ($debconfig, package linux-config-6.12:$arch $KVER_DEB) is missing, found '${have:-none}': run make deb-deps FLAVOUR=$flavour"
 
-arch=$(dpkg-architecture -qDEB_HOST_ARCH)
-multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+# Another architecture than the host's is cross-built: the kernel through
+# kbuild's KBUILD_ARCH, the tools with the target's compiler and binutils
+# (bpftool's bootstrap build, which makes its skeletons, stays the
+# host's), and dpkg-shlibdeps reads the target's libraries.
+cross=() kcross=()
+if [[ $arch != "$(dpkg-architecture -qDEB_BUILD_ARCH)" ]]; then
+	[[ $arch == arm64 ]] || die "no cross compiler known for $arch"
+	export KBUILD_ARCH=arm64 DEB_HOST_ARCH=arm64
+	cross=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" CC="ccache ${ARM64_CROSS}gcc"
+		HOSTCC="ccache gcc" HOSTLD=ld HOSTAR=ar)
+	# Debian's arm64 kernels have a vDSO for 32-bit tasks too
+	# (COMPAT_VDSO), built by the 32-bit Arm compiler; without it
+	# olddefconfig would drop it.
+	kcross=(CROSS_COMPILE_COMPAT=arm-linux-gnueabihf-)
+fi
+multiarch=$(dpkg-architecture -a"$arch" -qDEB_HOST_MULTIARCH 2>/dev/null)
+strip=$(dpkg-architecture -a"$arch" -qDEB_HOST_GNU_TYPE 2>/dev/null)-strip
 kver=$(make -s -C "$LINUX" kernelversion)
 release=$kver-tracing-multi-$flavour
 obj=$BUILD/kbuild/deb-$flavour/obj
@@ -50,8 +67,11 @@ trap 'rm -rf "$new"' EXIT
 
 # What the tracing_multi link needs; Debian's configs have it all, and
 # the build stops if one ever doesn't.
-needs=(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y CONFIG_BPF_SYSCALL=y CONFIG_BPF_JIT=y
-	CONFIG_DEBUG_INFO_BTF=y CONFIG_DEBUG_INFO_BTF_MODULES=y CONFIG_FPROBE=y)
+# fprobe (kprobe_multi, which a test compares against) has no arm64 form
+# in 6.12.
+needs=(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y CONFIG_HAVE_SINGLE_FTRACE_DIRECT_OPS=y
+	CONFIG_BPF_SYSCALL=y CONFIG_BPF_JIT=y CONFIG_DEBUG_INFO_BTF=y CONFIG_DEBUG_INFO_BTF_MODULES=y)
+[[ $arch == arm64 ]] || needs+=(CONFIG_FPROBE=y)
 
 # Debian's config, then ours on top; olddefconfig settles the rest (a
 # different compiler version string, anything our patches add).
@@ -63,7 +83,7 @@ configure() {
 		printf 'CONFIG_BUILD_SALT="%s"\n' "$release"
 	} >"$frag"
 	cp "$frag" "$obj/.config"
-	kbuild "$LINUX" "$obj" "" olddefconfig >/dev/null
+	kbuild "$LINUX" "$obj" "" "${kcross[@]}" olddefconfig >/dev/null
 	printf '%s\n' "${needs[@]}" | cat "$TOP/packaging/kernel.config" - >"$frag"
 	mapfile -t bad < <(config_unmet "$frag" "$obj/.config")
 	if ((${#bad[@]})); then
@@ -89,7 +109,7 @@ kernel_debs() {
 	# A separate cache: 20 GB of Debian-config objects would push the
 	# test kernels' out of the shared one (5 GB).
 	CCACHE_DIR=$BUILD/ccache-deb CCACHE_MAXSIZE=20G \
-		kbuild "$LINUX" "$obj" "-tracing-multi-$flavour" bindeb-pkg \
+		kbuild "$LINUX" "$obj" "-tracing-multi-$flavour" "${kcross[@]}" bindeb-pkg \
 		KDEB_PKGVERSION="$KVER_DEB$suffix" KDEB_SOURCENAME=linux-tracing-multi \
 		DPKG_FLAGS="-Ppkg.linux-tracing-multi.nokerneldbg" \
 		>"$obj/../bindeb-pkg.log" 2>&1 ||
@@ -132,7 +152,7 @@ tool_debs() {
 	rm -rf "$tools"
 	mkdir -p "$tools/bpftool" "$tools/libbpf" "$tools/doc"
 	root=$tools/debian/bpftool-tracing-multi
-	if ! { tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" "${BPFTOOL_FEATURES[@]}" \
+	if ! { tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" "${BPFTOOL_FEATURES[@]}" "${cross[@]}" \
 		prefix=/usr DESTDIR="$root" install &&
 		make -s -C "$LINUX/tools/bpf/bpftool/Documentation" OUTPUT="$tools/doc/" \
 			prefix=/usr mandir=/usr/share/man DESTDIR="$root" install; } >"$tools/bpftool.log" 2>&1; then
@@ -140,13 +160,14 @@ tool_debs() {
 		die "bpftool build failed (log: ${tools#"$TOP"/}/bpftool.log)"
 	fi
 	gzip -9n "$root"/usr/share/man/man8/*.8
-	strip --remove-section=.comment --remove-section=.note "$root/usr/sbin/bpftool"
-	bv=$("$root/usr/sbin/bpftool" version | sed -n 's/^bpftool v//p')
+	"$strip" --remove-section=.comment --remove-section=.note "$root/usr/sbin/bpftool"
+	# The bootstrap bpftool, of the same sources, runs on the build host.
+	bv=$("$tools/bpftool/bootstrap/bpftool" version | sed -n 's/^bpftool v//p')
 	[[ -n $bv ]] || die "the built bpftool does not print its version"
 	build_deb bpftool-tracing-multi "$bv+$KVER_DEB$suffix"
 
 	root=$tools/debian/libbpf-tracing-multi-dev
-	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$tools/libbpf/" prefix=/usr libdir_relative="lib/$multiarch" DESTDIR="$root" \
+	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$tools/libbpf/" "${cross[@]}" prefix=/usr libdir_relative="lib/$multiarch" DESTDIR="$root" \
 		install_headers install_pkgconfig "$tools/libbpf/libbpf.a" >"$tools/libbpf.log" 2>&1 ||
 		{ tail -30 "$tools/libbpf.log" >&2; die "libbpf build failed (log: ${tools#"$TOP"/}/libbpf.log)"; }
 	install -m 0644 "$tools/libbpf/libbpf.a" "$root/usr/lib/$multiarch/"

@@ -33,14 +33,27 @@ deb-test)
 		# a Debian 12 root file system; its disk (GPT, EFI system
 		# partition, ext4); UEFI firmware for QEMU
 		mmdebstrap e2fsprogs dosfstools fdisk ovmf
-	) ;&
+	)
+	# an arm64 host: a first-stage debootstrap (the second runs in the
+	# guest), UEFI firmware for QEMU's virt machine
+	if [[ ${FLAVOUR:-} == *arm64 ]]; then
+		packages+=(debootstrap qemu-efi-aarch64 qemu-system-arm)
+	fi ;&
 deb)
 	packages+=(
 		# Debian's kernel configs; the kernel's bindeb-pkg
 		"linux-config-6.12=$KVER_DEB" debhelper dpkg-dev cpio rsync
 		# make repo: the index and its signature
 		apt-utils gnupg gpgv
-	) ;;
+	)
+	# an arm64 flavour: Debian's arm64 configs (Multi-Arch: same, beside
+	# the amd64 ones), the cross compilers (the 32-bit one for the compat
+	# vDSO), and the arm64 libraries
+	# bindeb-pkg's headers package and bpftool link against
+	if [[ ${FLAVOUR:-} == *arm64 ]]; then
+		packages+=("linux-config-6.12:arm64=$KVER_DEB" gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf
+			libssl-dev:arm64 libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libcap-dev:arm64)
+	fi ;;
 '') ;;
 *) die "deps.sh: unknown package set '$1' (want arm64, deb or deb-test)" ;;
 esac

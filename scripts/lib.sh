@@ -20,12 +20,13 @@ tmake() {
 }
 
 # deb_flavour: $FLAVOUR (default cloud-amd64), or a fatal error when make
-# deb has no Debian config of that name.
+# deb has no Debian config of that name. Its Debian architecture is the
+# part after the last '-' (cloud-arm64: arm64).
 deb_flavour() {
 	local flavour=${FLAVOUR:-cloud-amd64}
 	case $flavour in
-	cloud-amd64 | amd64) echo "$flavour" ;;
-	*) die "unknown FLAVOUR '$flavour': use FLAVOUR=cloud-amd64 (virtual machines, the default) or FLAVOUR=amd64 (bare metal)" ;;
+	cloud-amd64 | amd64 | cloud-arm64 | arm64) echo "$flavour" ;;
+	*) die "unknown FLAVOUR '$flavour': use FLAVOUR=cloud-amd64 (virtual machines, the default), amd64 (bare metal), cloud-arm64 or arm64 (the same for arm64 hosts, cross-built)" ;;
 	esac
 }
 

@@ -63,18 +63,22 @@ publish() {
 	log "$added new package files in ${pool#"$TOP"/} ($(find "$pool" -name '*.deb' | wc -l) in all)"
 }
 
+# One index per architecture in the pool (amd64, and arm64 once an arm64
+# flavour is published): apt on a host reads its own architecture's.
 index() {
-	local arch dist=$repo/dists/$suite fpr=$1
-	arch=$(dpkg-architecture -qDEB_HOST_ARCH)
-	mkdir -p "$dist/main/binary-$arch"
-	(cd "$repo" && apt-ftparchive packages pool/main) >"$dist/main/binary-$arch/Packages"
-	gzip -9nc "$dist/main/binary-$arch/Packages" >"$dist/main/binary-$arch/Packages.gz"
+	local arch archs dist=$repo/dists/$suite fpr=$1
+	mapfile -t archs < <(find "$repo/pool/main" -name '*.deb' -printf '%f\n' | sed 's/.*_\([a-z0-9]*\)\.deb$/\1/' | sort -u)
+	for arch in "${archs[@]}"; do
+		mkdir -p "$dist/main/binary-$arch"
+		(cd "$repo" && apt-ftparchive --arch "$arch" packages pool/main) >"$dist/main/binary-$arch/Packages"
+		gzip -9nc "$dist/main/binary-$arch/Packages" >"$dist/main/binary-$arch/Packages.gz"
+	done
 	(cd "$dist" && apt-ftparchive \
 		-o APT::FTPArchive::Release::Origin=tracing-multi \
 		-o APT::FTPArchive::Release::Label=tracing-multi \
 		-o APT::FTPArchive::Release::Suite=$suite \
 		-o APT::FTPArchive::Release::Codename=$suite \
-		-o APT::FTPArchive::Release::Architectures="$arch" \
+		-o APT::FTPArchive::Release::Architectures="${archs[*]}" \
 		-o APT::FTPArchive::Release::Components=main \
 		-o APT::FTPArchive::Release::Description="Debian 12's 6.12 kernel with the tracing_multi backport" \
 		release .) >"$dist/Release.new"
