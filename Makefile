@@ -9,6 +9,7 @@
 #   make latency         how long attaching everything keeps a real-time task waiting
 #   make stress          the stress scenarios on a KASAN/lockdep/kmemleak kernel
 #   make regress         6.12's ftrace, live-patch and BPF selftests: unpatched vs patched
+#   make regress-arm64   upstream's tracing_multi selftests on the arm64 kernel
 #   make tree            build/linux: Debian's source + the patch queues, as git commits
 #   make export-patches  regenerate the patch queues from build/linux's commits
 #   make lint            shellcheck and checkpatch
@@ -34,7 +35,7 @@ SCRIPTS := $(TOP)/scripts
 
 .PHONY: all deps tree kernel tools testmod test-progs guest-deps \
 	arm64-deps arm64-guest test-arm64 bench-arm64 \
-	test run shell bench-kernel bench latency stress-kernel stress regress export-patches lint clean distclean \
+	test run shell bench-kernel bench latency stress-kernel stress regress regress-arm64 export-patches lint clean distclean \
 	deb-deps deb-test-deps deb repo deb-test follow
 
 all: guest-deps
@@ -176,6 +177,12 @@ stress: stress-kernel test-progs
 # (scripts/regress.sh, tests/regress/run). Not part of make test.
 regress: tree
 	@$(SCRIPTS)/regress.sh
+
+# make regress-arm64: upstream's tracing_multi selftests (selftests/) on
+# the patched kernel cross-built for arm64 with the selftests' config, in
+# the arm64 guest; results in build/arm64/regress/report.md.
+regress-arm64: tree arm64-guest
+	@REGRESS_ARCH=arm64 $(SCRIPTS)/regress.sh trees config kernels test_progs upstream report
 
 export-patches:
 	@$(SCRIPTS)/export-patches.sh

@@ -21,22 +21,47 @@
 #   report   build/regress/report.md: each test's result on both kernels,
 #            the kernel log reports of each, "regressions: N of M tests"
 # With no STEP, all of them.
+# REGRESS_ARCH=arm64 (make regress-arm64): upstream's tracing_multi tests
+# on the patched tree cross-built for arm64 (Debian's cross compilers),
+# in the arm64 guest (make test-arm64's root file system): steps trees,
+# config, kernels, test_progs, upstream; everything in build/arm64/regress,
+# which the arm64 guest sees as build/regress. Its config: the selftests'
+# bpf/config and config.aarch64 (6.12 has no live patching on arm64).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-R=$BUILD/regress
 # REGRESS_TREES=patched: the steps build and run the patched tree only
-# (enough for the upstream step; the config step reads the base tree too).
+# (enough for the upstream step).
 read -r -a TREES <<<"${REGRESS_TREES:-base patched}"
+# The selftests' names of the architectures; live patching is x86_64's only.
+case ${REGRESS_ARCH:-x86_64} in
+x86_64)
+	sel_arch=x86_64 livepatch=(tools/testing/selftests/livepatch/config)
+	IMAGE=arch/x86/boot/bzImage
+	GUEST=()
+	;;
+arm64)
+	sel_arch=aarch64 livepatch=()
+	BUILD=$ARM64_BUILD
+	export KBUILD_ARCH=arm64
+	read -r -a TREES <<<"${REGRESS_TREES:-patched}"
+	IMAGE=arch/arm64/boot/Image
+	GUEST=(--arch arm64)
+	;;
+*) die "REGRESS_ARCH is x86_64 (the default) or arm64, not '$REGRESS_ARCH'" ;;
+esac
 FRAGMENTS=(
 	"$TOP/qemu/config/base.config"
-	"$TOP/qemu/config/x86_64.config"
+	"$TOP/qemu/config/${REGRESS_ARCH:-x86_64}.config"
 	tools/testing/selftests/bpf/config
-	tools/testing/selftests/bpf/config.x86_64
+	"tools/testing/selftests/bpf/config.$sel_arch"
 	tools/testing/selftests/ftrace/config
-	tools/testing/selftests/livepatch/config
+	"${livepatch[@]}"
 	"$TOP/qemu/config/regress.config"
 )
+R=$BUILD/regress
+KTARGET=()
+kernel_target
 
 src_of() { echo "$R/src/$1"; }
 obj_of() { echo "$BUILD/kbuild/regress-$1"; }
@@ -68,28 +93,30 @@ trees() {
 
 # The base tree's config, copied to the patched tree: the patches add no
 # user-visible option, so olddefconfig must give the same file there.
+# (With one tree, its own.)
 config() {
-	local frag=$R/fragment.config f base patched
-	mkdir -p "$(obj_of base)" "$(obj_of patched)"
+	local frag=$R/fragment.config f base patched first=${TREES[0]}
+	mkdir -p "$(obj_of "$first")" "$(obj_of patched)"
 	for f in "${FRAGMENTS[@]}"; do
-		[[ $f == /* ]] || f=$(src_of base)/$f
-		printf '# --- %s\n' "${f#"$R"/src/base/}"
+		[[ $f == /* ]] || f=$(src_of "$first")/$f
+		printf '# --- %s\n' "${f#"$R"/src/"$first"/}"
 		cat "$f"
 	done >"$frag.new"
-	base=$(obj_of base)/.config
+	base=$(obj_of "$first")/.config
 	if cmp -s "$frag.new" "$frag" && [[ -f $base ]]; then
 		rm "$frag.new"
 	else
 		mv "$frag.new" "$frag"
-		kmake base allnoconfig KCONFIG_ALLCONFIG="$frag" 2>"$R/config.log" ||
+		kmake "$first" allnoconfig KCONFIG_ALLCONFIG="$frag" 2>"$R/config.log" ||
 			{ cat "$R/config.log" >&2; die "allnoconfig failed"; }
 		# The fragments ask for more than allnoconfig can give (hardware
 		# of no use in the guest, options whose dependencies no fragment
 		# enables): list what did not survive, for docs/regressions.md,
 		# rather than fail.
 		config_unmet "$frag" "$base" >"$R/config.dropped"
-		log "config: $(grep -c '^CONFIG_.*=[ym]' "$base") options set; $(wc -l <"$R/config.dropped") lines of the fragments not in it (build/regress/config.dropped)"
+		log "config: $(grep -c '^CONFIG_.*=[ym]' "$base") options set; $(wc -l <"$R/config.dropped") lines of the fragments not in it (${R#"$TOP"/}/config.dropped)"
 	fi
+	[[ $first == base ]] || return 0
 	patched=$(obj_of patched)/.config
 	cp "$base" "$patched"
 	kmake patched olddefconfig
@@ -106,15 +133,15 @@ kernels() {
 	for tree in "${TREES[@]}"; do
 		obj=$(obj_of "$tree")
 		inst=$R/$tree
-		stage "build $tree kernel (bzImage, modules)" kmake "$tree" bzImage modules
+		stage "build $tree kernel (${IMAGE##*/}, modules)" kmake "$tree" "${IMAGE##*/}" modules
 		release=$(cat "$obj/include/config/kernel.release")
 		rm -rf "$inst/lib/modules/$release"
 		kmake "$tree" modules_install INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= DEPMOD=/sbin/depmod >/dev/null
-		cp "$obj/arch/x86/boot/bzImage" "$inst/bzImage"
+		cp "$obj/$IMAGE" "$inst/${IMAGE##*/}"
 		cp "$obj/vmlinux" "$inst/vmlinux"
 		echo "$release" >"$inst/kernel.release"
 		test_modules "$tree"
-		log "$tree: bpf_testmod and the livepatch test modules built"
+		log "$tree: the test modules built"
 	done
 }
 
@@ -125,8 +152,9 @@ test_modules() {
 	local tree=$1 obj src
 	obj=$(obj_of "$tree")
 	src=$(src_of "$tree")/tools/testing/selftests
-	make -s -C "$obj" M="$src/bpf/bpf_testmod" CC="ccache gcc" -j"$(nproc)" modules
-	make -s -C "$obj" M="$src/livepatch/test_modules" CC="ccache gcc" -j"$(nproc)" modules
+	make -s -C "$obj" M="$src/bpf/bpf_testmod" "${KTARGET[@]}" -j"$(nproc)" modules
+	[[ ${REGRESS_ARCH:-x86_64} == x86_64 ]] || return 0
+	make -s -C "$obj" M="$src/livepatch/test_modules" "${KTARGET[@]}" -j"$(nproc)" modules
 	gcc -O2 -o "$src/livepatch/test_klp-call_getpid" "$src/livepatch/test_klp-call_getpid.c"
 }
 
@@ -151,9 +179,15 @@ test_progs() {
 # shellcheck disable=SC2317 # called through stage
 build_test_progs() {
 	local tree=$1 dir=$2
-	make -C "$dir" -j"$(nproc)" -s test_progs CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
+	local cross=()
+	[[ ${REGRESS_ARCH:-x86_64} == x86_64 ]] || cross=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" HOSTCC=gcc HOSTLD=ld HOSTAR=ar)
+	# As a make of its own (MAKELEVEL 0): the selftests' lib.mk sets
+	# OUTPUT to the test folder only there, and under make regress (level
+	# 1) its output would go to /.
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS \
+		make -C "$dir" -j"$(nproc)" -s test_progs "${cross[@]}" CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
 		VMLINUX_BTF="$R/$tree/vmlinux" KDIR="$(obj_of "$tree")" >"$R/test_progs-$tree.log" 2>&1 ||
-		{ tail -30 "$R/test_progs-$tree.log" >&2; die "test_progs did not build (build/regress/test_progs-$tree.log)"; }
+		{ tail -30 "$R/test_progs-$tree.log" >&2; die "test_progs did not build (${R#"$TOP"/}/test_progs-$tree.log)"; }
 }
 
 # Both kernels at once, each guest on one vCPU and so on one of the
@@ -170,16 +204,17 @@ run_one() {
 	stage "$what on the $tree kernel" guest_run "$tree" "$part"
 }
 
-# guest_run TREE PART: qemu/run's exit status (its health gate included),
+# guest_run TREE PART: (TM_MODROOT: where the guest, whose build/ is
+# $BUILD, finds the kernel's modules) qemu/run's exit status (its health gate included),
 # whatever it is, in results/TREE/[PART-]rc for the report. The status is
 # taken here, not around stage: there set -e would be off for all of it
 # and stage would return 0 for any status.
 # shellcheck disable=SC2317 # called through stage
 guest_run() {
 	local tree=$1 part=$2 rc=0
-	"$TOP/qemu/run" --kernel "$R/$tree/bzImage" --smp 1 --mem 2G --timeout 14400 \
+	"$TOP/qemu/run" "${GUEST[@]}" --kernel "$R/$tree/${IMAGE##*/}" --smp 1 --mem 2G --timeout 14400 \
 		--console "$R/results/$tree/${part:+$part-}console.log" -- \
-		env TM_MODROOT="$R/$tree" tests/regress/run "$tree" ${part:+"$part"} || rc=$?
+		env TM_MODROOT="$TOP/build/regress/$tree" tests/regress/run "$tree" ${part:+"$part"} || rc=$?
 	echo "$rc" >"$R/results/$tree/${part:+$part-}rc"
 }
 
@@ -204,6 +239,19 @@ splats() {
 # then the verdict lines.
 report() {
 	local b=$R/results/base p=$R/results/patched out=$R/report.md n m
+	if [[ ${TREES[*]} == patched ]]; then
+		# the patched tree alone: upstream's tests, from the upstream step
+		[[ -f $p/results.tsv ]] || die "no results: run scripts/regress.sh upstream"
+		{
+			sed -n 's/^upstream\t\(.*\)\t\(.*\)$/| upstream | \1 | \2 |/p' "$p/results.tsv"
+			echo
+			echo "- kernel log reports: $(splats "$p/upstream-console.log" | paste -sd, - | sed 's/^$/none/')"
+			echo "upstream tracing_multi: $(awk -F'\t' '$1 == "upstream" && $3 == "OK"' "$p/results.tsv" | wc -l) passed," \
+				"$(awk -F'\t' '$1 == "upstream" && $3 != "OK"' "$p/results.tsv" | wc -l) not passed"
+		} >"$out"
+		cat "$out"
+		return
+	fi
 	[[ -f $b/results.tsv && -f $p/results.tsv ]] || die "no results of both kernels: run scripts/regress.sh run"
 	{
 		echo "| suite | test | base | patched |"
