@@ -141,7 +141,7 @@ configure() {
 	# GRUB and the kernel on the serial console; GRUB_DEFAULT=saved is
 	# what grub-reboot and grub-set-default need (docs/install.md)
 	mkdir -p "$root/etc/default/grub.d"
-	cat >"$root/etc/default/grub.d/deb-test.cfg" <<-'EOF'
+	cat >"$root/etc/default/grub.d/deb-test.cfg" <<-EOF
 		GRUB_DEFAULT=saved
 		GRUB_TIMEOUT=1
 		GRUB_TERMINAL="console serial"
