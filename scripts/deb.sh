@@ -43,12 +43,11 @@ have=$(dpkg-query -W -f='${Version}' "linux-config-6.12:$arch" 2>/dev/null || tr
 # kbuild's KBUILD_ARCH, the tools with the target's compiler and binutils
 # (bpftool's bootstrap build, which makes its skeletons, stays the
 # host's), and dpkg-shlibdeps reads the target's libraries.
-cross=() kcross=()
+TTARGET=() kcross=()
 if [[ $arch != "$(dpkg-architecture -qDEB_BUILD_ARCH)" ]]; then
 	[[ $arch == arm64 ]] || die "no cross compiler known for $arch"
 	export KBUILD_ARCH=arm64 DEB_HOST_ARCH=arm64
-	cross=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" CC="ccache ${ARM64_CROSS}gcc"
-		HOSTCC="ccache gcc" HOSTLD=ld HOSTAR=ar)
+	tools_target arm64
 	# Debian's arm64 kernels have a vDSO for 32-bit tasks too
 	# (COMPAT_VDSO), built by the 32-bit Arm compiler; without it
 	# olddefconfig would drop it.
@@ -152,7 +151,7 @@ tool_debs() {
 	rm -rf "$tools"
 	mkdir -p "$tools/bpftool" "$tools/libbpf" "$tools/doc"
 	root=$tools/debian/bpftool-tracing-multi
-	if ! { tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" "${BPFTOOL_FEATURES[@]}" "${cross[@]}" \
+	if ! { tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$tools/bpftool/" "${BPFTOOL_FEATURES[@]}" "${TTARGET[@]}" \
 		prefix=/usr DESTDIR="$root" install &&
 		make -s -C "$LINUX/tools/bpf/bpftool/Documentation" OUTPUT="$tools/doc/" \
 			prefix=/usr mandir=/usr/share/man DESTDIR="$root" install; } >"$tools/bpftool.log" 2>&1; then
@@ -167,7 +166,7 @@ tool_debs() {
 	build_deb bpftool-tracing-multi "$bv+$KVER_DEB$suffix"
 
 	root=$tools/debian/libbpf-tracing-multi-dev
-	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$tools/libbpf/" "${cross[@]}" prefix=/usr libdir_relative="lib/$multiarch" DESTDIR="$root" \
+	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$tools/libbpf/" "${TTARGET[@]}" prefix=/usr libdir_relative="lib/$multiarch" DESTDIR="$root" \
 		install_headers install_pkgconfig "$tools/libbpf/libbpf.a" >"$tools/libbpf.log" 2>&1 ||
 		{ tail -30 "$tools/libbpf.log" >&2; die "libbpf build failed (log: ${tools#"$TOP"/}/libbpf.log)"; }
 	install -m 0644 "$tools/libbpf/libbpf.a" "$root/usr/lib/$multiarch/"

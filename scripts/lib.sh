@@ -86,6 +86,17 @@ kernel_target() {
 	fi
 }
 
+# tools_target ARCH: in the array TTARGET, the make arguments that build
+# the tools/ trees (bpftool, libbpf) for the Debian architecture ARCH:
+# none for the host's; for arm64 Debian's cross compiler for CC, LD and
+# AR, while bpftool's bootstrap build (which makes the skeletons of its
+# own BPF programs, and runs on the host) keeps the host's HOSTCC.
+tools_target() {
+	TTARGET=()
+	[[ $1 != arm64 ]] || TTARGET=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" CC="ccache ${ARM64_CROSS}gcc"
+		HOSTCC="ccache gcc" HOSTLD=ld HOSTAR=ar)
+}
+
 # kbuild SRC OBJ LOCALVERSION ARGS...: the kernel's make on the tree SRC,
 # objects in OBJ, compiled through ccache (CCACHE_BASEDIR makes hits
 # independent of where the checkout lives), with a fixed build identity.

@@ -38,10 +38,12 @@ case ${REGRESS_ARCH:-x86_64} in
 x86_64)
 	sel_arch=x86_64 livepatch=(tools/testing/selftests/livepatch/config)
 	IMAGE=arch/x86/boot/bzImage
-	GUEST=()
+	GUEST=() PROGS_TARGET=()
 	;;
 arm64)
 	sel_arch=aarch64 livepatch=()
+	# test_progs: the selftests take CC from CROSS_COMPILE
+	PROGS_TARGET=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" HOSTCC=gcc HOSTLD=ld HOSTAR=ar)
 	BUILD=$ARM64_BUILD
 	export KBUILD_ARCH=arm64
 	read -r -a TREES <<<"${REGRESS_TREES:-patched}"
@@ -60,7 +62,6 @@ FRAGMENTS=(
 	"$TOP/qemu/config/regress.config"
 )
 R=$BUILD/regress
-KTARGET=()
 kernel_target
 
 src_of() { echo "$R/src/$1"; }
@@ -153,7 +154,7 @@ test_modules() {
 	obj=$(obj_of "$tree")
 	src=$(src_of "$tree")/tools/testing/selftests
 	make -s -C "$obj" M="$src/bpf/bpf_testmod" "${KTARGET[@]}" -j"$(nproc)" modules
-	[[ ${REGRESS_ARCH:-x86_64} == x86_64 ]] || return 0
+	((${#livepatch[@]})) || return 0
 	make -s -C "$obj" M="$src/livepatch/test_modules" "${KTARGET[@]}" -j"$(nproc)" modules
 	gcc -O2 -o "$src/livepatch/test_klp-call_getpid" "$src/livepatch/test_klp-call_getpid.c"
 }
@@ -179,13 +180,11 @@ test_progs() {
 # shellcheck disable=SC2317 # called through stage
 build_test_progs() {
 	local tree=$1 dir=$2
-	local cross=()
-	[[ ${REGRESS_ARCH:-x86_64} == x86_64 ]] || cross=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" HOSTCC=gcc HOSTLD=ld HOSTAR=ar)
 	# As a make of its own (MAKELEVEL 0): the selftests' lib.mk sets
 	# OUTPUT to the test folder only there, and under make regress (level
 	# 1) its output would go to /.
 	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS \
-		make -C "$dir" -j"$(nproc)" -s test_progs "${cross[@]}" CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
+		make -C "$dir" -j"$(nproc)" -s test_progs "${PROGS_TARGET[@]}" CLANG=clang-19 LLC=llc-19 LLVM_STRIP=llvm-strip-19 \
 		VMLINUX_BTF="$R/$tree/vmlinux" KDIR="$(obj_of "$tree")" >"$R/test_progs-$tree.log" 2>&1 ||
 		{ tail -30 "$R/test_progs-$tree.log" >&2; die "test_progs did not build (${R#"$TOP"/}/test_progs-$tree.log)"; }
 }
@@ -204,9 +203,9 @@ run_one() {
 	stage "$what on the $tree kernel" guest_run "$tree" "$part"
 }
 
-# guest_run TREE PART: (TM_MODROOT: where the guest, whose build/ is
-# $BUILD, finds the kernel's modules) qemu/run's exit status (its health gate included),
-# whatever it is, in results/TREE/[PART-]rc for the report. The status is
+# guest_run TREE PART: qemu/run's exit status (its health gate included),
+# whatever it is, in results/TREE/[PART-]rc for the report (TM_MODROOT is
+# the kernel's modules as the guest sees them: its build/ is $BUILD). The status is
 # taken here, not around stage: there set -e would be off for all of it
 # and stage would return 0 for any status.
 # shellcheck disable=SC2317 # called through stage

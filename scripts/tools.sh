@@ -10,22 +10,17 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-cross=()
 case ${1:-} in
 '') ;;
-arm64)
-	BUILD=$ARM64_BUILD
-	# bpftool's Makefile builds its bootstrap bpftool (skeletons of its
-	# own BPF programs) with HOSTCC; CC, LD and AR are the target's.
-	cross=(ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS" CC="ccache ${ARM64_CROSS}gcc"
-		HOSTCC="ccache gcc" HOSTLD=ld HOSTAR=ar)
-	;;
+arm64) BUILD=$ARM64_BUILD ;;
 *) die "usage: tools.sh [arm64]" ;;
 esac
+TTARGET=()
+tools_target "${1:-}"
 inst=$BUILD/install
 obj=$BUILD/tools
 host_bpftool=$inst/bin/bpftool
-((${#cross[@]} == 0)) || host_bpftool=$obj/bpftool/bootstrap/bpftool
+((${#TTARGET[@]} == 0)) || host_bpftool=$obj/bpftool/bootstrap/bpftool
 # Objects built from other commits of the userspace sources are dropped:
 # bpftool's dependency files name headers its build copies by relative
 # path, and after a rebase of the libbpf patches make stops on them ("No
@@ -43,7 +38,7 @@ mkdir -p "$obj/bpftool" "$obj/libbpf" "$obj/bpftool-doc" "$inst/bin"
 
 build_bpftool() {
 	# Bpftool feature detection reports on stdout; keep the build quiet.
-	tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$obj/bpftool/" "${BPFTOOL_FEATURES[@]}" "${cross[@]}" \
+	tmake -C "$LINUX/tools/bpf/bpftool" OUTPUT="$obj/bpftool/" "${BPFTOOL_FEATURES[@]}" "${TTARGET[@]}" \
 		>"$obj/bpftool.log" 2>&1 ||
 		{ cat "$obj/bpftool.log" >&2; die "bpftool build failed"; }
 	install -m 0755 "$obj/bpftool/bpftool" "$inst/bin/bpftool"
@@ -52,7 +47,7 @@ build_bpftool() {
 build_libbpf() {
 	# Static and shared; check: every API symbol is in a version node, and
 	# libbpf.map has the node of libbpf_version.h's version.
-	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$obj/libbpf/" "${cross[@]}" \
+	tmake -C "$LINUX/tools/lib/bpf" OUTPUT="$obj/libbpf/" "${TTARGET[@]}" \
 		prefix="$inst" libdir_relative=lib install check >"$obj/libbpf.log" 2>&1 ||
 		{ cat "$obj/libbpf.log" >&2; die "libbpf build failed"; }
 }
