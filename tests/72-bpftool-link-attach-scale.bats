@@ -156,3 +156,66 @@ trampolines_at_most() {
 	[ "$(cat "$BATS_TEST_TMPDIR/a")" == "$whole" ]
 	[ "$(cat "$BATS_TEST_TMPDIR/b")" == "$whole" ]
 }
+
+# The id of vmlinux's BTF object
+vmlinux_btf() {
+	bpftool -j btf show | jq '.[] | select(.name == "vmlinux") | .id'
+}
+
+# tramp_name OBJ ID: the name of the trampoline of function ID of BTF
+# object OBJ, bpf_trampoline_<key>, key = OBJ << 32 | 1 << 31 | ID
+tramp_name() {
+	echo "bpf_trampoline_$((($1 << 32) | (1 << 31) | $2))"
+}
+
+# stack_at PID FUNC: whether task PID's kernel stack runs through FUNC
+stack_at() {
+	grep -q "\] $2+0x" "/proc/$1/stack"
+}
+
+@test "a stack through a trampoline names it: a task asleep in a function under fexit.multi" {
+	# A trampoline image keeps no name: its symbol's name is made when
+	# asked for. A stack trace (/proc/PID/stack here, as a hung-task
+	# report or a profiler prints one) names the frame of the trampoline
+	# that called the sleeping function, right above the function.
+	local name pid
+	bpftool link attach tracing_multi name tm_exit "$dir/link" func hrtimer_nanosleep
+	name=$(tramp_name "$(vmlinux_btf)" "$(bpftool -j link show pinned "$dir/link" | jq '.funcs[0].id')")
+	sleep 600 &
+	pid=$!
+	eventually stack_at "$pid" hrtimer_nanosleep
+	run cat "/proc/$pid/stack"
+	# woken, the task leaves the trampoline, which the detach can free
+	kill "$pid"
+	wait "$pid" || true
+	echo "$output"
+	# hrtimer_nanosleep shows twice: the body the trampoline called, then,
+	# under the trampoline, the call at its start that entered it
+	grep -m1 -A1 '\] hrtimer_nanosleep+0x' <<<"$output" | tail -n1 | grep -q "\] $name+0x"
+}
+
+@test "perf learns each trampoline's name and address: BPF ksymbol events on attach and on release" {
+	local obj id names=$BATS_TEST_TMPDIR/names want got
+	run "$PROGS/bin/ksym_events" bpftool link attach tracing_multi name tm_entry "$dir/link" \
+		pattern 'bpf_fentry_test*'
+	[ "$status" -eq 0 ]
+	obj=$(vmlinux_btf)
+	for id in $(bpftool -j link show pinned "$dir/link" | jq '.funcs[].id'); do
+		tramp_name "$obj" "$id"
+	done | sort >"$names"
+	echo "$(wc -l <"$names") trampolines"
+	[ -s "$names" ]
+	# register ADDRESS LENGTH NAME: as /proc/kallsyms lists them
+	got=$(grep '^register ' <<<"$output" | grep -wFf "$names" | sort -k4)
+	want=$(grep -wFf "$names" /proc/kallsyms | awk '{ print "register 0x" $1, $3 }' | sort -k3)
+	echo "got:" "$got" "want:" "$want"
+	[ "$(awk '{ print $1, $2, $4 }' <<<"$got")" == "$want" ]
+	# unregistered when the images are freed, after the unpin: the events
+	# of the time until /proc/kallsyms lists none of them
+	# shellcheck disable=SC2016 # expanded by that bash
+	run "$PROGS/bin/ksym_events" bash -c \
+		'rm "$1"; while grep -qwFf "$2" /proc/kallsyms; do sleep 0.2; done' _ "$dir/link" "$names"
+	[ "$status" -eq 0 ]
+	got=$(grep '^unregister ' <<<"$output" | grep -wFf "$names" | awk '{ print $4 }' | sort)
+	[ "$got" == "$(cat "$names")" ]
+}
