@@ -50,6 +50,7 @@
  * prints the medians: a steady load to run under perf record.
  * BENCH_BPFTOOL_ONLY=1 only times `bpftool link attach tracing_multi` (the
  * bpftool on PATH) on all candidates: bpftool's own time, for work on it.
+ * BENCH_MEMORY_ONLY=1 only measures the kernel memory per attached function.
  * BENCH_VERBOSE=1 also prints each tracing_multi and kprobe_multi attach's
  * wall time, this process's CPU time and all CPUs' busy time.
  *
@@ -1412,6 +1413,9 @@ int main(int argc, char **argv)
 	if (getenv("BENCH_BPFTOOL_ONLY")) {
 		/* triage: bpftool's own time alone */
 		time_bpftool_attach(all, n_all);
+	} else if (getenv("BENCH_MEMORY_ONLY")) {
+		/* triage: kernel memory per attached function alone */
+		bench_memory(all, n_all);
 	} else if (getenv("BENCH_PER_CALL")) {
 		if (!strcmp(getenv("BENCH_PER_CALL"), "icount"))
 			unit = "insn";
