@@ -107,11 +107,14 @@ trampolines_at_most() {
 	# gives EAGAIN until bpf_link_settle(): for a tracing_multi link, while
 	# all of its trampolines are built. First that this kernel does so:
 	# two links on several hundred rarely called functions each attach at
-	# once and link_ids sees one of them listed but unsettled.
-	local a b id first second
-	bpftool link attach tracing_multi name tm_exit "$dir/link-a" pattern 'pci_*' pattern 'acpi_??_*' &
+	# once and link_ids sees one of them listed but unsettled. fentry
+	# programs: no task asleep in a traced function holds their
+	# trampolines, so their release, awaited at the end, ends.
+	local a b id first second tramps
+	tramps=$(trampolines)
+	bpftool link attach tracing_multi name tm_entry "$dir/link-a" pattern 'pci_*' pattern 'acpi_??_*' &
 	a=$!
-	bpftool link attach tracing_multi name tm_exit "$dir/link-b" pattern 'blk_*' pattern 'tcp_*' \
+	bpftool link attach tracing_multi name tm_entry "$dir/link-b" pattern 'blk_*' pattern 'tcp_*' \
 		pattern 'input_*' pattern 'uart_*' &
 	b=$!
 	id=$(link_ids unsettled 60000)
@@ -134,23 +137,29 @@ trampolines_at_most() {
 	[ "$status" -eq 0 ]
 	grep -q "^$second: tracing_multi " <<<"$output"
 	run ! grep -q "^$first: " <<<"$output"
+	# the next tests read /proc/kallsyms: wait until these are gone from it
+	rm "$dir/link-a" "$dir/link-b"
+	eventually trampolines_at_most "$tramps"
 }
 
 @test "/proc/kallsyms lists the link's trampolines, read whole, in small pieces, or by two readers" {
-	local whole pieces obj id pid
+	# Only this link's trampolines are compared: any other BPF symbol
+	# may come or go between two reads.
+	local obj id names=$BATS_TEST_TMPDIR/names whole pieces pid
 	bpftool link attach tracing_multi name tm_entry "$dir/link" pattern 'bpf_fentry_test*'
-	whole=$(grep ' bpf_trampoline_' /proc/kallsyms | sort)
-	# one trampoline per function, named bpf_trampoline_<key>, key =
-	# vmlinux BTF object id << 32 | 1 << 31 | the function's BTF id
-	obj=$(bpftool -j btf show | jq '.[] | select(.name == "vmlinux") | .id')
+	obj=$(vmlinux_btf)
 	for id in $(bpftool -j link show pinned "$dir/link" | jq '.funcs[].id'); do
-		grep -q " bpf_trampoline_$(((obj << 32) | (1 << 31) | id))\s*\[bpf\]$" <<<"$whole"
-	done
-	pieces=$(dd if=/proc/kallsyms bs=100 status=none | grep ' bpf_trampoline_' | sort)
+		tramp_name "$obj" "$id"
+	done | sort >"$names"
+	[ -s "$names" ]
+	whole=$(grep -wFf "$names" /proc/kallsyms | sort)
+	# each listed once, a BPF symbol: "ADDRESS t NAME [bpf]"
+	[ "$(awk '$2 == "t" && $4 == "[bpf]" { print $3 }' <<<"$whole" | sort)" == "$(cat "$names")" ]
+	pieces=$(dd if=/proc/kallsyms bs=100 status=none | grep -wFf "$names" | sort)
 	[ "$pieces" == "$whole" ]
-	grep ' bpf_trampoline_' /proc/kallsyms | sort >"$BATS_TEST_TMPDIR/a" &
+	grep -wFf "$names" /proc/kallsyms | sort >"$BATS_TEST_TMPDIR/a" &
 	pid=$!
-	grep ' bpf_trampoline_' /proc/kallsyms | sort >"$BATS_TEST_TMPDIR/b"
+	grep -wFf "$names" /proc/kallsyms | sort >"$BATS_TEST_TMPDIR/b"
 	# this one job: a bare wait would wait for bats' timeout watchdog too
 	wait "$pid"
 	[ "$(cat "$BATS_TEST_TMPDIR/a")" == "$whole" ]
