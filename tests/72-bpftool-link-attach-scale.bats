@@ -145,12 +145,9 @@ trampolines_at_most() {
 @test "/proc/kallsyms lists the link's trampolines, read whole, in small pieces, or by two readers" {
 	# Only this link's trampolines are compared: any other BPF symbol
 	# may come or go between two reads.
-	local obj id names=$BATS_TEST_TMPDIR/names whole pieces pid
+	local names=$BATS_TEST_TMPDIR/names whole pieces pid
 	bpftool link attach tracing_multi name tm_entry "$dir/link" pattern 'bpf_fentry_test*'
-	obj=$(vmlinux_btf)
-	for id in $(bpftool -j link show pinned "$dir/link" | jq '.funcs[].id'); do
-		tramp_name "$obj" "$id"
-	done | sort >"$names"
+	tramp_names "$dir/link" >"$names"
 	[ -s "$names" ]
 	whole=$(grep -wFf "$names" /proc/kallsyms | sort)
 	# each listed once, a BPF symbol: "ADDRESS t NAME [bpf]"
@@ -166,15 +163,15 @@ trampolines_at_most() {
 	[ "$(cat "$BATS_TEST_TMPDIR/b")" == "$whole" ]
 }
 
-# The id of vmlinux's BTF object
-vmlinux_btf() {
-	bpftool -j btf show | jq '.[] | select(.name == "vmlinux") | .id'
-}
-
-# tramp_name OBJ ID: the name of the trampoline of function ID of BTF
-# object OBJ, bpf_trampoline_<key>, key = OBJ << 32 | 1 << 31 | ID
-tramp_name() {
-	echo "bpf_trampoline_$((($1 << 32) | (1 << 31) | $2))"
+# tramp_names LINK: the names of the trampolines of the pinned link LINK
+# on vmlinux functions, sorted: bpf_trampoline_<key>, key = vmlinux BTF
+# object id << 32 | 1 << 31 | the function's BTF id
+tramp_names() {
+	local obj id
+	obj=$(bpftool -j btf show | jq '.[] | select(.name == "vmlinux") | .id')
+	for id in $(bpftool -j link show pinned "$1" | jq '.funcs[].id'); do
+		echo "bpf_trampoline_$(((obj << 32) | (1 << 31) | id))"
+	done | sort
 }
 
 # stack_at PID FUNC: whether task PID's kernel stack runs through FUNC
@@ -189,7 +186,7 @@ stack_at() {
 	# that called the sleeping function, right above the function.
 	local name pid
 	bpftool link attach tracing_multi name tm_exit "$dir/link" func hrtimer_nanosleep
-	name=$(tramp_name "$(vmlinux_btf)" "$(bpftool -j link show pinned "$dir/link" | jq '.funcs[0].id')")
+	name=$(tramp_names "$dir/link")
 	sleep 600 &
 	pid=$!
 	eventually stack_at "$pid" hrtimer_nanosleep
@@ -204,14 +201,11 @@ stack_at() {
 }
 
 @test "perf learns each trampoline's name and address: BPF ksymbol events on attach and on release" {
-	local obj id names=$BATS_TEST_TMPDIR/names want got
+	local names=$BATS_TEST_TMPDIR/names want got
 	run "$PROGS/bin/ksym_events" bpftool link attach tracing_multi name tm_entry "$dir/link" \
 		pattern 'bpf_fentry_test*'
 	[ "$status" -eq 0 ]
-	obj=$(vmlinux_btf)
-	for id in $(bpftool -j link show pinned "$dir/link" | jq '.funcs[].id'); do
-		tramp_name "$obj" "$id"
-	done | sort >"$names"
+	tramp_names "$dir/link" >"$names"
 	echo "$(wc -l <"$names") trampolines"
 	[ -s "$names" ]
 	# register ADDRESS LENGTH NAME: as /proc/kallsyms lists them
