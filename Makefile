@@ -5,7 +5,8 @@
 #   make test-arm64      the same in an arm64 guest, cross-built (build/arm64/)
 #   make bench-arm64     make bench's attach, memory and per-call figures on arm64
 #   make shell           an interactive shell in the guest
-#   make bench           attach/detach time against N, memory, per-call cost (+ plot)
+#   make bench           attach/detach time against N, memory, per-call cost (+ plot),
+#                        plain fentry against 6.12 without the series (make bench-base)
 #   make latency         how long attaching everything keeps a real-time task waiting
 #   make stress          the stress scenarios on a KASAN/lockdep/kmemleak kernel
 #   make regress         6.12's ftrace, live-patch and BPF selftests: unpatched vs patched
@@ -35,7 +36,7 @@ SCRIPTS := $(TOP)/scripts
 
 .PHONY: all deps tree kernel tools testmod test-progs guest-deps \
 	arm64-deps arm64-guest test-arm64 bench-arm64 \
-	test run shell bench-kernel bench latency stress-kernel stress regress regress-arm64 export-patches lint clean distclean \
+	test run shell bench-kernel bench bench-base latency stress-kernel stress regress regress-arm64 export-patches lint clean distclean \
 	deb-deps deb-test-deps deb repo deb-test follow
 
 all: guest-deps
@@ -143,7 +144,18 @@ bench: bench-kernel test-progs
 		--timeout 1800 --console $(BUILD)/bench/console-icount.log -- \
 		env BENCH_PER_CALL=icount build/tests/bin/bench_attach | tee -a $(BUILD)/bench-results.txt'
 	@gnuplot -c $(SCRIPTS)/bench-plot.gp $(BUILD)/bench/attach.dat $(BUILD)/bench/attach.svg
-	@echo "==> make bench: build/bench-results.txt, plot build/bench/attach.svg"
+	@$(SCRIPTS)/kernel.sh bench-base
+	@$(SCRIPTS)/bench-base.sh
+	@echo "==> make bench: build/bench-results.txt, build/bench-base-results.txt, plot build/bench/attach.svg"
+
+# make bench-base: what plain fentry, fexit and fmod_ret programs add per
+# call on the bench kernel against 6.12 without the series built from the
+# same config (build/bench-base/bzImage), in one-vCPU guests booted by
+# turns (scripts/bench-base.sh); the table in build/bench-base-results.txt.
+# make bench ends with it. Wall clock: run it alone.
+bench-base: bench-kernel test-progs
+	@$(SCRIPTS)/kernel.sh bench-base
+	@$(SCRIPTS)/bench-base.sh
 
 # The longest stretch an attach or detach on all traceable functions keeps a
 # waiting real-time task off the CPU (bench_attach's BENCH_LATENCY mode; see

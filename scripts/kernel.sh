@@ -3,6 +3,9 @@
 #   guest: allnoconfig + qemu/config/{base,debug}.config (lock checkers on);
 #          outputs build/bzImage, build/vmlinux, modules in build/install/lib/modules
 #   bench: the same without the lock checkers; outputs under build/bench/
+#   bench-base: the bench kernel's config on 6.12 without the series (the
+#          tree at build/linux's "base" tag, a worktree in build/src/base),
+#          for make bench-base; outputs under build/bench-base/
 #   stress: guest + KASAN, kmemleak, fault injection; outputs under build/stress/
 #   arm64: the guest's config for arm64 (make test-arm64), cross-compiled;
 #          outputs build/arm64/Image, build/arm64/vmlinux, modules in
@@ -13,10 +16,15 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: kernel.sh guest|bench|stress|arm64|arm64-bench}
+flavour=${1:?usage: kernel.sh guest|bench|bench-base|stress|arm64|arm64-bench}
 list=$TOP/qemu/config/$flavour
-[[ -f $list && $flavour != *.config ]] || die "unknown kernel flavour '$flavour' (want guest, bench, stress, arm64 or arm64-bench)"
+[[ -f $list && $flavour != *.config ]] || die "unknown kernel flavour '$flavour' (want guest, bench, bench-base, stress, arm64 or arm64-bench)"
 obj=$BUILD/kbuild/$flavour
+src=$LINUX
+if [[ $flavour == bench-base ]]; then
+	src=$BUILD/src/base
+	worktree "$src" base
+fi
 mkdir -p "$obj"
 image=arch/x86/boot/bzImage
 if [[ $flavour == arm64* ]]; then
@@ -28,8 +36,9 @@ fi
 # vermagic say 6.12.N-tracing-multi. Packaging, not a kernel change: set
 # here, not by a patch. Set, LOCALVERSION also keeps a git tree's "+" off.
 LOCALVERSION=-tracing-multi
+[[ $flavour != bench-base ]] || LOCALVERSION=-base
 
-kmake() { kbuild "$LINUX" "$obj" "$LOCALVERSION" "$@"; }
+kmake() { kbuild "$src" "$obj" "$LOCALVERSION" "$@"; }
 
 # The fragment this flavour is made of, as one file.
 frag=$obj/fragment.config

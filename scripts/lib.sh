@@ -97,6 +97,22 @@ tools_target() {
 		HOSTCC="ccache gcc" HOSTLD=ld HOSTAR=ar)
 }
 
+# worktree DIR REV: DIR, a git worktree of build/linux with REV checked
+# out (detached): made if missing, moved to REV if elsewhere. For trees
+# built beside build/linux itself, such as 6.12 without the series.
+worktree() {
+	local dir=$1 rev
+	[[ -d $LINUX/.git ]] || die "no build/linux: run make tree"
+	rev=$(git -C "$LINUX" rev-parse "$2")
+	if [[ ! -e $dir/.git ]]; then
+		rm -rf "$dir"
+		git -C "$LINUX" worktree prune
+		git -C "$LINUX" worktree add -q --detach "$dir" "$rev"
+	elif [[ $(git -C "$dir" rev-parse HEAD) != "$rev" ]]; then
+		git -C "$dir" checkout -q -f --detach "$rev"
+	fi
+}
+
 # kbuild SRC OBJ LOCALVERSION ARGS...: the kernel's make on the tree SRC,
 # objects in OBJ, compiled through ccache (CCACHE_BASEDIR makes hits
 # independent of where the checkout lives), with a fixed build identity.

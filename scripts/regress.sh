@@ -76,18 +76,10 @@ kmake() {
 # Worktrees rather than build/linux itself: the base tree is another
 # commit, and the patched one must not pick up uncommitted edits.
 trees() {
-	local tree rev src
-	[[ -d $LINUX/.git ]] || die "no build/linux: run make tree"
+	local tree src
 	for tree in "${TREES[@]}"; do
-		if [[ $tree == base ]]; then rev=$(git -C "$LINUX" rev-parse base); else rev=$(git -C "$LINUX" rev-parse HEAD); fi
 		src=$(src_of "$tree")
-		if [[ ! -e $src/.git ]]; then
-			rm -rf "$src"
-			git -C "$LINUX" worktree prune
-			git -C "$LINUX" worktree add -q --detach "$src" "$rev"
-		elif [[ $(git -C "$src" rev-parse HEAD) != "$rev" ]]; then
-			git -C "$src" checkout -q -f --detach "$rev"
-		fi
+		if [[ $tree == base ]]; then worktree "$src" base; else worktree "$src" HEAD; fi
 		log "$tree tree: $(git -C "$src" log -1 --format='%h %s')"
 	done
 }

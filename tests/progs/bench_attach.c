@@ -51,6 +51,8 @@
  * BENCH_BPFTOOL_ONLY=1 only times `bpftool link attach tracing_multi` (the
  * bpftool on PATH) on all candidates: bpftool's own time, for work on it.
  * BENCH_MEMORY_ONLY=1 only measures the kernel memory per attached function.
+ * BENCH_PER_CALL_PLAIN=1 only times plain fentry, fexit and fmod_ret per
+ * call, on any kernel (make bench-base, see bench_per_call_plain()).
  * BENCH_VERBOSE=1 also prints each tracing_multi and kprobe_multi attach's
  * wall time, this process's CPU time and all CPUs' busy time.
  *
@@ -727,7 +729,8 @@ static void after_detach(void)
  */
 static int fresh_link(enum bpf_attach_type type, __u32 id)
 {
-	bool multi = type != BPF_TRACE_FENTRY && type != BPF_TRACE_FEXIT;
+	bool multi = type == BPF_TRACE_FENTRY_MULTI || type == BPF_TRACE_FEXIT_MULTI ||
+		     type == BPF_TRACE_FSESSION_MULTI;
 	int prog = load_return0(BPF_PROG_TYPE_TRACING, type, multi ? 0 : id), fd;
 	LIBBPF_OPTS(bpf_link_create_opts, o);
 
@@ -932,6 +935,80 @@ static bool bench_per_call(void)
 		 R(PC_FSESSION_MULTI, PC_BOTH_MULTI), NULL, true);
 #undef R
 	return met;
+}
+
+/* BENCH_PER_CALL_PLAIN: what a plain fentry, fexit and fmod_ret "return
+ * 0" program adds to a getpgid(0) call, for the same comparison on a
+ * kernel without the series (make bench-base boots this in turns on the
+ * bench kernel and on 6.12 built from the same config): no skeleton, no
+ * tracing_multi, nothing 6.12 lacks. PL_ROUNDS rounds, every kind
+ * attached, timed and detached in each, each time a fresh program and
+ * trampoline, so the JIT's placement (which under TCG decides much of a
+ * call's time) varies alike for all kinds. Where the kernel has it,
+ * fentry.multi is timed too. Besides the table, one line per kind for
+ * scripts: "per-call-plain KIND BEST MEDIAN" (ns per call over its rounds;
+ * KIND "none" is the bare call, "-" where the kernel lacks the kind).
+ */
+#define PL_ROUNDS 15
+
+static void bench_per_call_plain(void)
+{
+	static const char *const names[] = {
+		"none", "fentry", "fexit", "fmod_ret", "fentry.multi",
+	};
+	static const enum bpf_attach_type types[] = {
+		0, BPF_TRACE_FENTRY, BPF_TRACE_FEXIT, BPF_MODIFY_RETURN, BPF_TRACE_FENTRY_MULTI,
+	};
+	enum { NK = sizeof(names) / sizeof(names[0]) };
+	int id = btf__find_by_name_kind(btf, PC_SYM, BTF_KIND_FUNC);
+	double t[NK][PL_ROUNDS];
+	bool have[NK];
+	struct spread ns;
+	int k, r, fd;
+
+	if (id < 0) {
+		printf("# per call: no %s in vmlinux BTF\n", PC_SYM);
+		exit(2);
+	}
+	for (k = 1; k < NK; k++) {
+		fd = fresh_link(types[k], id);
+		have[k] = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+		else if (types[k] != BPF_TRACE_FENTRY_MULTI) {
+			printf("# per call: cannot attach %s: %s\n", names[k], strerror(-fd));
+			exit(2);
+		}
+	}
+	have[0] = true;
+	after_detach();
+	for (r = 0; r < PL_ROUNDS; r++) {
+		for (k = 0; k < NK; k++) {
+			if (!have[k])
+				continue;
+			fd = k ? fresh_link(types[k], id) : -1;
+			if (k && fd < 0) {
+				printf("# per call: cannot attach %s: %s\n", names[k],
+				       strerror(-fd));
+				exit(2);
+			}
+			settle();
+			t[k][r] = time_calls();
+			if (fd >= 0)
+				close(fd);
+			after_detach();
+		}
+	}
+	printf("# per call, plain programs: getpgid(0) on %s, best and median of %d rounds of "
+	       "%d calls\n", PC_SYM, PL_ROUNDS, PC_CALLS);
+	for (k = 0; k < NK; k++) {
+		if (!have[k]) {
+			printf("per-call-plain %s - -\n", names[k]);
+			continue;
+		}
+		ns = spread_of(t[k], PL_ROUNDS);
+		printf("per-call-plain %s %.1f %.1f\n", names[k], ns.min, ns.med);
+	}
 }
 
 /* Per call against the link's size: a counting fentry.multi program on
@@ -1343,6 +1420,11 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	btf = btf__load_vmlinux_btf();
+	if (btf && getenv("BENCH_PER_CALL_PLAIN")) {
+		/* before the skeleton, which a kernel without the series refuses */
+		bench_per_call_plain();
+		return 0;
+	}
 	skel = bench_attach__open_and_load();
 	if (!btf || !skel) {
 		fprintf(stderr, "cannot load vmlinux BTF or the bench programs: %s\n",
