@@ -44,6 +44,8 @@
  * also keeps a child process calling patched functions meanwhile (reading
  * /proc/kallsyms, listing /sys): with two vCPUs on QEMU 7.2's multi-threaded
  * TCG that oopses at once, on one TCG thread never (docs/benchmarks.md).
+ * It loads only its kprobe_multi program, so it runs on 6.12 without the
+ * series too (build/bench-base/bzImage).
  *
  * BENCH_PROFILE_N=N attaches and detaches a tracing_multi link and a
  * kprobe_multi link, in turns, on the first N candidates 20 times each and
@@ -1425,7 +1427,18 @@ int main(int argc, char **argv)
 		bench_per_call_plain();
 		return 0;
 	}
-	skel = bench_attach__open_and_load();
+	skel = bench_attach__open();
+	if (skel && getenv("BENCH_KPROBE_MULTI_ONLY")) {
+		struct bpf_program *p;
+
+		/* Its program alone: this mode runs on 6.12 without the series too */
+		bpf_object__for_each_program(p, skel->obj)
+			bpf_program__set_autoload(p, p == skel->progs.bench_kprobe_multi);
+	}
+	if (skel && bench_attach__load(skel)) {
+		bench_attach__destroy(skel);
+		skel = NULL;
+	}
 	if (!btf || !skel) {
 		fprintf(stderr, "cannot load vmlinux BTF or the bench programs: %s\n",
 			strerror(errno));
