@@ -144,8 +144,7 @@ bench: bench-kernel test-progs
 		--timeout 1800 --console $(BUILD)/bench/console-icount.log -- \
 		env BENCH_PER_CALL=icount build/tests/bin/bench_attach | tee -a $(BUILD)/bench-results.txt'
 	@gnuplot -c $(SCRIPTS)/bench-plot.gp $(BUILD)/bench/attach.dat $(BUILD)/bench/attach.svg
-	@$(SCRIPTS)/kernel.sh bench-base
-	@$(SCRIPTS)/bench-base.sh
+	@$(BENCH_BASE)
 	@echo "==> make bench: build/bench-results.txt, build/bench-base-results.txt, plot build/bench/attach.svg"
 
 # make bench-base: what plain fentry, fexit and fmod_ret programs add per
@@ -153,9 +152,9 @@ bench: bench-kernel test-progs
 # same config (build/bench-base/bzImage), in one-vCPU guests booted by
 # turns (scripts/bench-base.sh); the table in build/bench-base-results.txt.
 # make bench ends with it. Wall clock: run it alone.
+BENCH_BASE = $(SCRIPTS)/kernel.sh bench-base && $(SCRIPTS)/bench-base.sh
 bench-base: bench-kernel test-progs
-	@$(SCRIPTS)/kernel.sh bench-base
-	@$(SCRIPTS)/bench-base.sh
+	@$(BENCH_BASE)
 
 # The longest stretch an attach or detach on all traceable functions keeps a
 # waiting real-time task off the CPU (bench_attach's BENCH_LATENCY mode; see
