@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/testmod.sh FLAVOUR: build 6.12's selftests bpf_testmod out of tree
 # against the patched kernel (build/kbuild/FLAVOUR) and install it with the
-# kernel's modules, so that the guest can `modprobe bpf_testmod`.
+# kernel's modules, so that the guest can `modprobe bpf_testmod`; also the
+# modules of tests/modules where the kernel has live patching.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -35,3 +36,19 @@ build() {
 		DEPMOD=/sbin/depmod modules_install >/dev/null
 }
 stage "build bpf_testmod ($flavour)" build
+
+# tests/modules (tm_klp_multi, a live patch), where the kernel can live patch.
+build_tests_modules() {
+	local dir=$BUILD/testmod/$flavour-modules
+	mkdir -p "$dir"
+	cp -u "$TOP"/tests/modules/* "$dir/"
+	if [[ $kobj/vmlinux -nt $dir/tm_klp_multi.ko ]]; then
+		rm -f "$dir"/*.ko
+	fi
+	make -s -C "$kobj" M="$dir" "${KTARGET[@]}" -j"$(nproc)" modules
+	make -s -C "$kobj" M="$dir" "${KTARGET[@]}" INSTALL_MOD_PATH="$inst" INSTALL_MOD_STRIP= \
+		DEPMOD=/sbin/depmod modules_install >/dev/null
+}
+if grep -q '^CONFIG_LIVEPATCH=y' "$kobj/.config"; then
+	stage "build tests/modules ($flavour)" build_tests_modules
+fi

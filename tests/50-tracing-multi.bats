@@ -49,8 +49,8 @@ teardown_file() {
 	grep -q $'^  fdinfo[|] attach_type:\t59$' <<<"$output"
 	grep -q $'^  fdinfo[|] cnt:\t10$' <<<"$output"
 	grep -q $'^  fdinfo[|] obj-id\t btf-id\t cookie\t func$' <<<"$output"
-	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 1000\t bpf_fentry_test1\\+0x0/0x[0-9a-f]+$' <<<"$output"
-	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 1063\t bpf_fentry_test10\\+0x0/0x[0-9a-f]+$' <<<"$output"
+	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 1000\t bpf_fentry_test1\\+0x[0-9a-f]+/0x[0-9a-f]+$' <<<"$output"
+	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 1063\t bpf_fentry_test10\\+0x[0-9a-f]+/0x[0-9a-f]+$' <<<"$output"
 }
 
 @test "link info: upstream's layout, count query, sorted ids with addresses and cookies, ENOSPC, EINVAL, EFAULT, hidden addresses" {
@@ -73,11 +73,31 @@ teardown_file() {
 	multi errors
 }
 
-@test "20000 random BPF_LINK_CREATE inputs (fixed seed): each a link or a documented errno, no kernel splat" {
+# Seed 1's outcome over 20000 rounds on x86_64, as link_fuzz printed it
+# (tests/progs/link_fuzz.c: a round's inputs, and so its outcome, depend
+# only on the seed and the round, on any machine and any build of the
+# kernel; the digest hashes every round's outcome in order). A change in
+# how the kernel answers any of the 20000 calls changes this line. arm64
+# answers differently (no aliases: no EBUSY; ENOTSUPP for the function
+# x86_64 refuses with ENOENT) and has no line recorded.
+LINK_FUZZ_SEED1="link_fuzz: 20000 calls (seed 1): 586 links, ENOENT 56, E2BIG 513, EBADF 635, EFAULT 1815, EBUSY 5, EINVAL 16390, digest 271cf81893968575"
+
+# 70 s (2026-12-07, a make test guest on a 2-core machine building a kernel).
+# bats test_tags=timeout:1400
+@test "20000 random BPF_LINK_CREATE inputs (seed 1): links made, the rest documented errnos, seed 1's recorded outcome, nothing left traced" {
+	local before
+	before=$(cat /sys/kernel/tracing/enabled_functions)
+	# link_fuzz itself fails on an undocumented errno, and on fewer links
+	# than the rounds should make (min_links(): 407 of 20000)
 	run link_fuzz 20000 1
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ $output == "link_fuzz: 20000 calls (seed 1): "* ]]
+	[[ $output =~ ^link_fuzz:\ 20000\ calls\ \(seed\ 1\):\ ([0-9]+)\ links, ]]
+	[ "${BASH_REMATCH[1]}" -ge 407 ]
+	if [[ $HOSTTYPE == x86_64 ]]; then
+		[ "$output" = "$LINK_FUZZ_SEED1" ]
+	fi
+	[ "$(cat /sys/kernel/tracing/enabled_functions)" = "$before" ]
 }
 
 @test "aliases of one address (__x64_sys_X, __do_sys_X): the second is EBUSY, in one link or two, and calls go on" {
@@ -90,7 +110,7 @@ teardown_file() {
 	testmod_load
 	dir=$(pin_dir)
 	multi module "$dir"
-	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 0\t bpf_testmod_fentry_test1\\+0x0/0x[0-9a-f]+ \\[bpf_testmod\\]$' <<<"$output"
+	grep -Eq $'^  fdinfo[|] [0-9]+\t [0-9]+\t 0\t bpf_testmod_fentry_test1\\+0x[0-9a-f]+/0x[0-9a-f]+ \\[bpf_testmod\\]$' <<<"$output"
 	grep -q '^bpf_testmod_fentry_test1 ' /sys/kernel/tracing/enabled_functions
 
 	# The pinned link holds the program, which holds the module.

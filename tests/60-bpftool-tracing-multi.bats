@@ -24,15 +24,9 @@ teardown_file() {
 	rm -rf "$(pin_dir)"
 }
 
-# What the link must list, one "ID ADDR COOKIE NAME" line per function in
-# BTF id order: the ids of vmlinux BTF, the addresses (hex) of
-# /proc/kallsyms. Worked out once per file: each btf_id dumps all of BTF.
+# What the link must list (pin_link_want, tests/helpers.bash)
 setup_file() {
-	local f cookie=7
-	for f in bpf_fentry_test1 bpf_fentry_test2 bpf_fentry_test3; do
-		echo "$(btf_id "$f") $(ksym_addr "$f") $cookie $f"
-		cookie=$((cookie + 1))
-	done | sort -n >"$BATS_FILE_TMPDIR/want"
+	pin_link_want
 }
 
 want_funcs() {

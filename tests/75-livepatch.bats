@@ -16,8 +16,14 @@ LP=/sys/kernel/livepatch/livepatch_sample
 load link_attach
 
 teardown() {
-	rm -rf "$dir"/link*
+	local ev=/sys/kernel/tracing
+	rm -rf "$dir"/link* "$dir/holder"
 	lp_unload
+	klp_unload
+	if [[ -d $ev/events/kprobes/tm_gen ]]; then
+		echo 0 >"$ev/events/kprobes/tm_gen/enable"
+		echo '-:tm_gen' >>"$ev/kprobe_events"
+	fi
 }
 
 # Wait for the live patch's transition to end; a disabled patch's sysfs
@@ -138,4 +144,83 @@ attach_both() {
 	call_cmdline unpatched
 	n=$(grep -c '^cmdline_proc_show ' /sys/kernel/tracing/enabled_functions || true)
 	[ "$n" -eq 1 ]
+}
+
+# tm_klp_multi (tests/modules) live patches four /proc show functions.
+KLP=/sys/kernel/livepatch/tm_klp_multi
+KLP_FUNCS=(cmdline version loadavg uptime)
+
+klp_unload() {
+	grep -q '^tm_klp_multi ' /proc/modules || return 0
+	if [[ -d $KLP ]]; then
+		echo 0 >"$KLP/enabled"
+		LP=$KLP lp_settle
+	fi
+	modprobe -r -d "$MODROOT" tm_klp_multi
+}
+
+@test "a link over four live patched functions builds each image once, and sees each patched function's calls" {
+	x86_64_only "6.12 has no live patching on arm64 (HAVE_LIVEPATCH)"
+	local ev=/sys/kernel/tracing f n hits x args=()
+	modprobe -d "$MODROOT" tm_klp_multi
+	LP=$KLP lp_settle
+	# Every image the link makes is generated twice, once to size it
+	# and once to write it, by arch_prepare_bpf_trampoline_rw(): count
+	# its calls. Before the live patched functions were marked up front
+	# the attach made all images again for each of them (5 times here).
+	echo 'p:tm_gen arch_prepare_bpf_trampoline_rw' >>"$ev/kprobe_events"
+	echo 1 >"$ev/events/kprobes/tm_gen/enable"
+	for f in "${KLP_FUNCS[@]}"; do
+		args+=(func "${f}_proc_show" cookie 4)
+	done
+	run bpftool link attach tracing_multi name tm_exit "$dir/link_klp" pattern 'pci_*' "${args[@]}"
+	echo "0" >"$ev/events/kprobes/tm_gen/enable"
+	hits=$(awk '$1 == "tm_gen" { print $2 }' "$ev/kprobe_profile")
+	echo '-:tm_gen' >>"$ev/kprobe_events"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	n=$(bpftool -j link show pinned "$dir/link_klp" | jq -e .func_cnt)
+	echo "functions: $n, images generated: $hits"
+	[ "$n" -gt 100 ]
+	[ "$hits" -eq $((2 * n)) ]
+
+	# Each patched function runs its replacement, and the fexit.multi
+	# program sees its return.
+	snap
+	x=${exit_hits[4]:-0}
+	for f in "${KLP_FUNCS[@]}"; do
+		[[ $(cat "/proc/$f") == "tm_klp_multi $f" ]]
+	done
+	snap
+	[ "${exit_hits[4]}" -eq $((x + 4)) ]
+	rm "$dir/link_klp"
+	klp_unload
+	for f in "${KLP_FUNCS[@]}"; do
+		[[ $(cat "/proc/$f") != "tm_klp_multi $f" ]]
+	done
+}
+
+@test "a live patch on a function whose alias has an unattached trampoline reaches the attached one" {
+	x86_64_only "6.12 has no live patching on arm64 (HAVE_LIVEPATCH)"
+	# __x64_sys_munlockall is an alias of __do_sys_munlockall: one
+	# address. A link through the first attaches its trampoline; then a
+	# program loaded (not attached) for the second makes another
+	# trampoline of the same ip, found first by ip. The live patch must
+	# still reach the attached one: its fexit program then calls the
+	# patched function, and munlockall() fails with the patch's ENOTTY.
+	local x out
+	bpftool link attach tracing_multi name tm_exit "$dir/link_alias" func "${SYS}munlockall" cookie 5
+	bpftool prog load "$PROGS/alias_holder.bpf.o" "$dir/holder"
+	snap
+	x=${exit_hits[5]:-0}
+	out=$(perl -e 'syscall(152) == 0 or die "munlockall: $!\n"; print "ok\n"')
+	[[ $out == ok ]]
+	modprobe -d "$MODROOT" tm_klp_multi
+	LP=$KLP lp_settle
+	run perl -e 'syscall(152) == 0 and die "munlockall: not patched\n"; print "$!\n"'
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == "Inappropriate ioctl for device" ]]
+	snap
+	[ "${exit_hits[5]}" -eq $((x + 2)) ]
 }

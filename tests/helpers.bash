@@ -147,9 +147,24 @@ vmlinux_btf_obj_id() {
 	bpftool -j btf show | jq -e '.[] | select(.name == "vmlinux") | .id'
 }
 
-# The address (hex, as /proc/kallsyms prints it) of the text symbol NAME.
-ksym_addr() {
-	awk -v f="$1" '$3 == f && ($2 == "t" || $2 == "T") { print $1; exit }' /proc/kallsyms
+# The ftrace location (hex) of function NAME: what a tracing_multi link's
+# link info gives as its address, as upstream's does. The kallsyms address,
+# or a few bytes after it (x86 with IBT, arm64).
+ftrace_addr() {
+	awk -v f="$1" '$2 == f { print $1; exit }' /sys/kernel/tracing/available_filter_functions_addrs
+}
+
+# What link info lists for the link `tracing_multi pin PATH` makes, one "ID
+# ADDR COOKIE NAME" line per function in BTF id order: vmlinux BTF's ids,
+# the functions' ftrace locations (hex), the cookies 7, 8 and 9 it gives
+# bpf_fentry_test1, 2 and 3; into $BATS_FILE_TMPDIR/want. For setup_file:
+# each btf_id dumps all of BTF.
+pin_link_want() {
+	local f cookie=7
+	for f in bpf_fentry_test1 bpf_fentry_test2 bpf_fentry_test3; do
+		echo "$(btf_id "$f") $(ftrace_addr "$f") $cookie $f"
+		cookie=$((cookie + 1))
+	done | sort -n >"$BATS_FILE_TMPDIR/want"
 }
 
 # Load bpf_testmod from the modules built with the kernel (the host's

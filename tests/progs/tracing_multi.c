@@ -23,6 +23,8 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
@@ -301,21 +303,29 @@ static int test_ids(void)
 	return run_four(skel, links, ok);
 }
 
-/* The addresses /proc/kallsyms gives the vmlinux or module functions
- * names[0..n), 0 for a name it does not list; one pass over the file.
+/*
+ * The addresses of the functions names[0..n) in one pass over a file,
+ * 0 for a name it does not list: /proc/kallsyms's ("ADDR TYPE NAME",
+ * text symbols), or with ftrace their ftrace locations, as
+ * available_filter_functions_addrs lists them ("ADDR NAME"). Link info
+ * and fdinfo give a function's ftrace location, as upstream's do: its
+ * address in kallsyms, or a few bytes after (x86 with IBT: the endbr64;
+ * arm64: the instructions before the patched call).
  */
-static void ksym_addrs(const char *const *names, int n, __u64 *addrs)
+static void func_addrs(const char *const *names, int n, __u64 *addrs, bool ftrace)
 {
-	char line[512], sym[256];
+	FILE *f = fopen(ftrace ? "/sys/kernel/tracing/available_filter_functions_addrs" :
+				 "/proc/kallsyms", "r");
+	char line[512], sym[256], type = 't';
 	unsigned long long addr;
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char type;
 	int i;
 
 	memset(addrs, 0, n * sizeof(*addrs));
 	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) != 3 ||
-		    (type != 't' && type != 'T'))
+		if (ftrace ? sscanf(line, "%llx %255s", &addr, sym) != 2 :
+			     sscanf(line, "%llx %c %255s", &addr, &type, sym) != 3)
+			continue;
+		if (type != 't' && type != 'T')
 			continue;
 		for (i = 0; i < n; i++)
 			if (!addrs[i] && !strcmp(sym, names[i]))
@@ -323,6 +333,16 @@ static void ksym_addrs(const char *const *names, int n, __u64 *addrs)
 	}
 	if (f)
 		fclose(f);
+}
+
+static void ksym_addrs(const char *const *names, int n, __u64 *addrs)
+{
+	func_addrs(names, n, addrs, false);
+}
+
+static void ftrace_addrs(const char *const *names, int n, __u64 *addrs)
+{
+	func_addrs(names, n, addrs, true);
 }
 
 static int link_info(int fd, struct bpf_link_info *info, __u32 *ids, __u64 *addrs,
@@ -372,7 +392,8 @@ static const __u64 li_cookies[3] = { 30, 10, 20 };
 
 struct li_target {
 	__u32 id;
-	__u64 addr, cookie;
+	__u64 addr, cookie;	/* addr: the function's ftrace location */
+	__u64 off;		/* its offset from the kallsyms address */
 	const char *name;
 };
 
@@ -387,14 +408,16 @@ static int li_target_cmp(const void *a, const void *b)
 static void li_targets(struct btf *btf, const char *const *names, const __u64 *cookies, int n,
 		       struct li_target *want)
 {
-	__u64 addrs[n];
+	__u64 addrs[n], ksyms[n];
 	int i;
 
-	ksym_addrs(names, n, addrs);
+	ftrace_addrs(names, n, addrs);
+	ksym_addrs(names, n, ksyms);
 	for (i = 0; i < n; i++) {
 		want[i].name = names[i];
 		want[i].id = func_id(btf, names[i]);
 		want[i].addr = addrs[i];
+		want[i].off = addrs[i] - ksyms[i];
 		want[i].cookie = cookies ? cookies[i] : 0;
 	}
 	qsort(want, n, sizeof(*want), li_target_cmp);
@@ -470,7 +493,9 @@ static void read_file(const char *path, char *buf, size_t len)
  * (8abecdafd575): "attach_type:\t<number>", "cnt:\t<n>", the header
  * "obj-id\t btf-id\t cookie\t func", then per function, in BTF id order,
  * "<btf obj id>\t <btf id>\t <cookie>\t <%pS of the function>". The row
- * for want[i] must be "OBJ\t ID\t COOKIE\t NAME+0x0/0x<size>[ [MODULE]]".
+ * for want[i] must be "OBJ\t ID\t COOKIE\t NAME+0x<off>/0x<size>[ [MODULE]]",
+ * <off> the ftrace location's offset in the function (upstream prints the
+ * ftrace location, tr->ip).
  */
 static void check_fdinfo(int fd, __u32 attach_type, __u32 obj_id, const struct li_target *want,
 			 int n, const char *module)
@@ -502,8 +527,9 @@ static void check_fdinfo(int fd, __u32 attach_type, __u32 obj_id, const struct l
 	      "fdinfo header \"obj-id\\t btf-id\\t cookie\\t func\"");
 	for (i = 0; i < n; i++) {
 		char *row = lines[at + 3 + i], *rest, tail[80];
-		int len = snprintf(line, sizeof(line), "%u\t %u\t %llu\t %s+0x0/0x", obj_id,
-				   want[i].id, (unsigned long long)want[i].cookie, want[i].name);
+		int len = snprintf(line, sizeof(line), "%u\t %u\t %llu\t %s+0x%llx/0x", obj_id,
+				   want[i].id, (unsigned long long)want[i].cookie, want[i].name,
+				   (unsigned long long)want[i].off);
 		bool ok = !strncmp(row, line, len);
 
 		rest = row + len;
@@ -620,7 +646,9 @@ static int test_linkinfo(void)
 		goto out;
 	fd = bpf_link__fd(link);
 	for (i = 0; i < 3; i++)
-		check(want[i].addr, "/proc/kallsyms has %s", want[i].name);
+		check(want[i].addr && want[i].off < 16,
+		      "available_filter_functions_addrs and /proc/kallsyms have %s (+%#llx)",
+		      want[i].name, (unsigned long long)want[i].off);
 
 	/* The layout, seen from the header and from the bytes the kernel writes */
 	check(offsetof(struct bpf_link_info, tracing_multi.attach_type) == LI_ATTACH_TYPE &&
@@ -1775,6 +1803,304 @@ out:
 	return 0;
 }
 
+/* Write VALUE to the fault injection attribute PATH. */
+static void fault_attr(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || write(fd, value, strlen(value)) != (ssize_t)strlen(value)) {
+		fprintf(stderr, "%s: %s (a kernel with CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAULT_INJECTION_DEBUG_FS)\n",
+			path, strerror(errno));
+		exit(2);
+	}
+	close(fd);
+}
+
+/*
+ * Lasting memory pressure for one task: with on, every slab and page
+ * allocation of a task whose make-it-fail is set fails (task-filter),
+ * sleeping ones too, silently. Between the two "tm-fault-injection"
+ * lines in the kernel log, qemu/run's health gate takes the reports of
+ * failed page allocations (warn_alloc()) as expected.
+ */
+static void nomem_faults(bool on)
+{
+	static const char *const dirs[] = { "failslab", "fail_page_alloc" };
+	char path[128];
+	unsigned int i;
+
+	if (on)
+		fault_attr("/dev/kmsg", "tm-fault-injection: begin\n");
+	for (i = 0; i < 2; i++) {
+#define ATTR(name, value) do {							\
+		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/" name, dirs[i]);	\
+		fault_attr(path, value);					\
+	} while (0)
+		/* Off first, on last: never without the task filter */
+		if (!on)
+			ATTR("probability", "0");
+		ATTR("task-filter", on ? "Y" : "N");
+		ATTR("ignore-gfp-wait", on ? "N" : "Y");
+		ATTR("verbose", "0");
+		ATTR("space", "0");
+		ATTR("interval", "1");
+		ATTR("times", "-1");
+		if (on)
+			ATTR("probability", "100");
+#undef ATTR
+	}
+	fault_attr("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", on ? "N" : "Y");
+	fault_attr("/sys/kernel/debug/fail_page_alloc/min-order", on ? "0" : "1");
+	if (!on)
+		fault_attr("/dev/kmsg", "tm-fault-injection: end\n");
+}
+
+/*
+ * The calling thread's make-it-fail, opened before it is set: with it
+ * set, the thread could not open a file, nor fault in a page (a page
+ * fault that can't allocate is retried for ever).
+ */
+static int make_it_fail_open(void)
+{
+	int fd = open("/proc/thread-self/make-it-fail", O_WRONLY);
+
+	if (fd < 0) {
+		fprintf(stderr, "/proc/thread-self/make-it-fail: %s (a kernel with CONFIG_FAULT_INJECTION)\n",
+			strerror(errno));
+		exit(2);
+	}
+	return fd;
+}
+
+static void make_it_fail(int fd, bool on)
+{
+	if (pwrite(fd, on ? "1" : "0", 1, 0) != 1) {
+		fprintf(stderr, "make-it-fail: %s\n", strerror(errno));
+		exit(2);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* How many functions ftrace calls out of */
+static int enabled_funcs(void)
+{
+	return enabled_funcs_matching("");
+}
+
+/*
+ * nomem BIG_LINK: a link on the functions of the link pinned at BIG_LINK
+ * and bpf_fentry_test1..10 is detached by a task all of whose allocations
+ * fail (fault injection): by close(), by BPF_LINK_DETACH, and by the exit
+ * of a task SIGKILLed while it held the link's last reference (as the OOM
+ * killer's pick would). The detach returns soon, whatever the number of
+ * functions (a budget of eight passes per detach, not eight tries per
+ * function), a worker detaches what is left, and in the end none of the
+ * link's functions is traced and its program sees no call. Between
+ * setting make-it-fail and clearing it a task makes no system call that
+ * needs memory but the detach, and its pages are locked in (mlockall()):
+ * a page fault that can't allocate is retried for ever.
+ */
+static int test_nomem(const char *big_pin)
+{
+	static const char *const modes[] = { "close", "BPF_LINK_DETACH", "exit on SIGKILL" };
+	struct tracing_multi *skel = open_load();
+	int fail_fd = make_it_fail_open();
+
+	/* Every page in now: a page fault that can't allocate never ends */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE)) {
+		fprintf(stderr, "mlockall: %s\n", strerror(errno));
+		exit(2);
+	}
+	__u32 *ids = NULL, n = 0, m;
+	struct bpf_link_info info;
+	int fd, err, mode, base;
+	double t0, took;
+
+	fd = bpf_obj_get(big_pin);
+	err = fd < 0 ? -errno : link_info(fd, &info, NULL, NULL, NULL, 0);
+	if (!err)
+		n = info.tracing_multi.count;
+	ids = calloc(n + NR_TEST, sizeof(*ids));
+	if (!err && ids)
+		err = link_info(fd, &info, ids, NULL, NULL, n);
+	if (fd >= 0) {
+		bpf_link_detach(fd);
+		close(fd);
+	}
+	if (!check(!err && ids && n >= 1000, "%s: %u functions (%s; want 1000 or more)", big_pin,
+		   n, errname(err)))
+		goto out;
+	get_test_ids(ids + n);
+	m = n + NR_TEST;
+	base = enabled_funcs();
+
+	for (mode = 0; mode < 3; mode++) {
+		fd = multi_link_fd(skel->progs.fentry_a, ids, NULL, m, 0, 0);
+		if (!check(fd >= 0, "%s: attach to %u functions: %s", modes[mode], m,
+			   errname(fd < 0 ? errno : 0)))
+			break;
+		check(enabled_funcs() == base + (int)m, "%s: %d functions traced (want %d)",
+		      modes[mode], enabled_funcs(), base + (int)m);
+
+		nomem_faults(true);
+		t0 = now_s();
+		if (mode < 2) {
+			make_it_fail(fail_fd, true);
+			err = mode ? bpf_link_detach(fd) : close(fd);
+			err = err ? -errno : 0;
+			make_it_fail(fail_fd, false);
+			took = now_s() - t0;
+			check(!err, "%s with every allocation failing: %s", modes[mode], errname(err));
+		} else {
+			volatile int *failing;
+			int go[2], status = 0;
+			pid_t pid;
+			char c;
+
+			/* Shared and touched now: the child's store faults nothing in */
+			failing = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+				       -1, 0);
+			if (failing == MAP_FAILED || pipe(go)) {
+				check(false, "pipe: %s", strerror(errno));
+				nomem_faults(false);
+				break;
+			}
+			/*
+			 * The child holds the link's last reference. It sets
+			 * its make-it-fail (its own file, opened and written
+			 * once before, so that the write needs nothing new),
+			 * says so in the shared page and waits in read();
+			 * killed there, its exit releases the link with every
+			 * allocation failing.
+			 */
+			*failing = 0;
+			pid = fork();
+			if (!pid) {
+				int cfd = make_it_fail_open();
+
+				/* Its own copies of the pages, before it can't */
+				if (mlockall(MCL_CURRENT))
+					_exit(2);
+				make_it_fail(cfd, false);
+				make_it_fail(cfd, true);
+				*failing = 1;
+				(void)!read(go[0], &c, 1);
+				_exit(0);
+			}
+			close(fd);
+			while (pid > 0 && !*failing)
+				usleep(10000);
+			if (pid < 0) {
+				check(false, "fork: %s", strerror(errno));
+				nomem_faults(false);
+				break;
+			}
+			/* Let it get into read() */
+			usleep(100000);
+			t0 = now_s();
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			took = now_s() - t0;
+			munmap((void *)failing, 4096);
+			close(go[0]);
+			close(go[1]);
+			check(WIFSIGNALED(status) || WIFEXITED(status),
+			      "%s: the task ended (status %#x)", modes[mode], status);
+		}
+		nomem_faults(false);
+		/*
+		 * Eight passes with 0.28 s of waits in all, not 8 tries of up
+		 * to 70 ms per function (about 0.28 s x the functions): a
+		 * minute leaves room for any machine.
+		 */
+		check(took < 60, "%s of a %u-function link with every allocation failing took %.1f s (want well under a minute)",
+		      modes[mode], m, took);
+
+		/* The worker detaches the rest: no deadline of its own here */
+		t0 = now_s();
+		while (enabled_funcs() != base && now_s() - t0 < 3000)
+			usleep(200000);
+		check(enabled_funcs() == base, "%s: %d functions traced %.1f s later (want %d: the link's none)",
+		      modes[mode], enabled_funcs(), now_s() - t0, base);
+		if (mode == 1)
+			close(fd);
+		memset(skel->bss->hits, 0, sizeof(skel->bss->hits));
+		if (!test_run(skel->progs.fentry_all))
+			check_hits(skel->bss, 4, "fentry.multi detached", 0, NR_TEST, zeros);
+	}
+out:
+	munlockall();
+	close(fail_fd);
+	free(ids);
+	tracing_multi__destroy(skel);
+	return 0;
+}
+
+/*
+ * single_nomem: an ordinary fentry link on bpf_fentry_test1, closed with
+ * the nth allocation of its detach failing, for each n in turn (fail-nth):
+ * the unlink tries again, so the function is no longer traced when close()
+ * returns, rather than kept by the program for good.
+ */
+static int test_single_nomem(void)
+{
+	unsigned int nth, total, left;
+	int prog, fd, n, bad = 0;
+
+	fail_nth_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth_fd < 0) {
+		fprintf(stderr, "/proc/thread-self/fail-nth: %s (a kernel with CONFIG_FAULT_INJECTION)\n",
+			strerror(errno));
+		exit(2);
+	}
+	prog = load_plain_fentry(func_id(load_btf(NULL), "bpf_fentry_test1"));
+	if (!check(prog >= 0, "load a plain fentry program: %s", errname(prog)))
+		return 0;
+	fault_attr("/dev/kmsg", "tm-fault-injection: begin\n");
+	fault_attr("/sys/kernel/debug/failslab/verbose", "0");
+	fault_attr("/sys/kernel/debug/fail_page_alloc/verbose", "0");
+	fault_attr("/sys/kernel/debug/failslab/ignore-gfp-wait", "N");
+	fault_attr("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N");
+
+	/* The allocations of a detach without fault */
+	fd = bpf_link_create(prog, 0, BPF_TRACE_FENTRY, NULL);
+	if (!check(fd >= 0, "attach: %s", errname(fd < 0 ? -errno : 0)))
+		goto out;
+	fail_nth_set(FAULT_COUNT_ALL);
+	close(fd);
+	total = FAULT_COUNT_ALL - fail_nth_left();
+
+	for (nth = 1; nth <= total; nth++) {
+		fd = bpf_link_create(prog, 0, BPF_TRACE_FENTRY, NULL);
+		if (!check(fd >= 0, "attach: %s", errname(fd < 0 ? -errno : 0)))
+			break;
+		fail_nth_set(nth);
+		close(fd);
+		left = fail_nth_left();
+		n = enabled_test_funcs();
+		if (n || left)
+			bad++;
+		if (n || left || nth == total)
+			check(!n && !left, "close with allocation %u of %u failing: %s, %d functions left traced (want 0)",
+			      nth, total, left ? "not injected" : "injected", n);
+	}
+	check(total > 0 && !bad, "%u allocations on detach, each failing in turn: nothing left traced",
+	      total);
+out:
+	fault_attr("/sys/kernel/debug/failslab/ignore-gfp-wait", "Y");
+	fault_attr("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "Y");
+	fault_attr("/dev/kmsg", "tm-fault-injection: end\n");
+	close(prog);
+	return 0;
+}
+
 /* pin PATH: fentry_a on bpf_fentry_test1, 2 and 3 with cookies 7, 8 and 9
  * (given in the order 3, 1, 2), pinned at PATH, for the bpftool tests.
  */
@@ -1980,11 +2306,15 @@ int main(int argc, char **argv)
 		test_aliases();
 	else if (!strcmp(test, "faults") && argc > 2)
 		test_faults(argv[2], argc > 3 ? argv[3] : NULL);
+	else if (!strcmp(test, "nomem") && argc > 2)
+		test_nomem(argv[2]);
+	else if (!strcmp(test, "single_nomem"))
+		test_single_nomem();
 	else if (!strcmp(test, "pin") && argc > 2)
 		pin_link(argv[2]);
 	else {
 		fprintf(stderr, "usage: %s skel|pattern|ids|cookies|linkinfo|linkinfo_uffd|detach|module [PIN_DIR]|"
-			"intersect [SEED]|errors|session|session_mix|aliases|faults each|spread [BIG_LINK]|pin PATH\n", argv[0]);
+			"intersect [SEED]|errors|session|session_mix|aliases|faults each|spread [BIG_LINK]|nomem BIG_LINK|single_nomem|pin PATH\n", argv[0]);
 		return 2;
 	}
 	btf__free(vmlinux_btf);
