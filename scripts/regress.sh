@@ -139,13 +139,16 @@ kernels() {
 }
 
 # Out-of-tree modules of the tree's own selftests, built in place:
-# bpf_testmod (tests/regress/run puts it beside test_progs), the livepatch
-# selftests' test_modules/*.ko and their getpid caller.
+# bpf_testmod and bpf_test_no_cfi (tests/regress/run puts them beside
+# test_progs), the livepatch selftests' test_modules/*.ko and their getpid
+# caller.
 test_modules() {
-	local tree=$1 obj src
+	local tree=$1 obj src m
 	obj=$(obj_of "$tree")
 	src=$(src_of "$tree")/tools/testing/selftests
-	make -s -C "$obj" M="$src/bpf/bpf_testmod" "${KTARGET[@]}" -j"$(nproc)" modules
+	for m in bpf_testmod bpf_test_no_cfi; do
+		make -s -C "$obj" M="$src/bpf/$m" "${KTARGET[@]}" -j"$(nproc)" modules
+	done
 	((${#livepatch[@]})) || return 0
 	make -s -C "$obj" M="$src/livepatch/test_modules" "${KTARGET[@]}" -j"$(nproc)" modules
 	gcc -O2 -o "$src/livepatch/test_klp-call_getpid" "$src/livepatch/test_klp-call_getpid.c"
