@@ -477,46 +477,6 @@ out:
 	bpf_link__destroy(leave);
 }
 
-/* How long `bpftool link show` takes for a tracing_multi link on n
- * functions, plain and JSON (medians of 3), next to a link on one
- * function. While the big link is attached every process runs slower (its
- * program runs in most kernel functions), so `bpftool version` is timed
- * alongside: what link show takes beyond it is the showing.
- */
-static void time_link_show(const struct func *f, size_t n)
-{
-	static const char *pin = "/sys/fs/bpf/bench_attach_link";
-	static const char *fmt[] = { "bpftool version >/dev/null",
-				     "bpftool link show pinned %s >/dev/null",
-				     "bpftool -j link show pinned %s >/dev/null" };
-	size_t sizes[2] = { 1, n }, s, k;
-	double t[2][3], r[3];
-	char cmd[256];
-	int fd, i;
-
-	for (s = 0; s < 2; s++) {
-		fd = multi_attach(f, sizes[s]);
-		unlink(pin);
-		if (fd < 0 || bpf_obj_pin(fd, pin)) {
-			printf("# link show: can't pin a link on %zu functions: %s\n", sizes[s],
-			       strerror(errno));
-			return;
-		}
-		for (k = 0; k < 3; k++) {
-			snprintf(cmd, sizeof(cmd), fmt[k], pin);
-			for (i = 0; i < 3; i++)
-				r[i] = time_cmd(cmd);
-			qsort(r, 3, sizeof(r[0]), cmp_double);
-			t[s][k] = r[1];
-		}
-		unlink(pin);
-		close(fd);
-	}
-	printf("# with a tracing_multi link on 1 / %zu functions: bpftool version %.2f / %.2f s, "
-	       "link show %.2f / %.2f s, link show -j %.2f / %.2f s\n", n, t[0][0], t[1][0],
-	       t[0][1], t[1][1], t[0][2], t[1][2]);
-}
-
 /* Drop from f[0..*n) the functions either multi link refuses: bisect. */
 static void drop_refused(struct func *f, size_t *n, int (*attach)(const struct func *, size_t),
 			 const char *what)
@@ -1327,6 +1287,74 @@ static void meminfo_kb(const char *const *keys, int nkeys, long *kb)
 		}
 	if (f)
 		fclose(f);
+}
+
+/* How long `bpftool link show pinned` takes, plain and with -j (medians
+ * of 3), for a tracing_multi link and for a kprobe_multi link on the same
+ * 1, 1000 and n functions (spread over all), taking turns, and their
+ * ratio. While a link on many functions is attached every process runs
+ * slower (its program runs in most kernel functions), so `bpftool version`
+ * is timed alongside: what link show takes beyond it is the showing. And
+ * a read of /proc/kallsyms, which lists every trampoline image a
+ * tracing_multi link made, and whose BPF part 6.12 walks from the head of
+ * its list for every symbol.
+ */
+static void time_link_show(const struct func *all, size_t n_all)
+{
+	static const char *pin = "/sys/fs/bpf/bench_attach_link";
+	static const char *const fmt[] = { "bpftool link show pinned %s >/dev/null",
+					   "bpftool -j link show pinned %s >/dev/null",
+					   "bpftool version >/dev/null",
+					   "cat /proc/kallsyms >/dev/null" };
+	static const char *const names[2] = { "tracing_multi", "kprobe_multi" };
+	const attach_fn kinds[2] = { multi_attach, kmulti_attach };
+	size_t sizes[3] = { 1, 1000, n_all }, s;
+	double t[2][4], r[3];
+	char cmd[256];
+	int fd, i, k, c;
+
+	printf("# bpftool link show pinned, plain and -j, with a link on N functions (s, medians of 3);\n"
+	       "# bpftool version and cat /proc/kallsyms timed beside each\n");
+	printf("%8s %-14s | %9s %9s | %9s %9s | %s\n", "N", "link", "show", "show -j", "version",
+	       "kallsyms", "tracing_multi / kprobe_multi: show, show -j");
+	for (s = 0; s < 3; s++) {
+		size_t n = sizes[s] < n_all ? sizes[s] : n_all;
+		struct func *f = spread_subset(all, n_all, n);
+
+		for (k = 0; k < 2; k++) {
+			if (k && !have_kprobe_multi) {
+				printf("%8zu %-14s | %9s %9s | %9s %9s |\n", n, names[k], "-", "-", "-",
+				       "-");
+				continue;
+			}
+			fd = kinds[k](f, n);
+			unlink(pin);
+			if (fd < 0 || bpf_obj_pin(fd, pin)) {
+				printf("# link show: can't pin a %s link on %zu functions: %s\n",
+				       names[k], n, strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				free(f);
+				return;
+			}
+			for (c = 0; c < 4; c++) {
+				snprintf(cmd, sizeof(cmd), fmt[c], pin);
+				for (i = 0; i < 3; i++)
+					r[i] = time_cmd(cmd);
+				qsort(r, 3, sizeof(r[0]), cmp_double);
+				t[k][c] = r[1];
+			}
+			unlink(pin);
+			close(fd);
+			after_detach();
+			printf("%8zu %-14s | %9.2f %9.2f | %9.2f %9.2f |", n, names[k], t[k][0], t[k][1],
+			       t[k][2], t[k][3]);
+			if (k)
+				printf(" %.2fx %.2fx", t[0][0] / t[1][0], t[0][1] / t[1][1]);
+			printf("\n");
+		}
+		free(f);
+	}
 }
 
 /* Kernel memory per attached function: slab, vmalloc (trampoline images
