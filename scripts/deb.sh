@@ -159,6 +159,9 @@ tool_debs() {
 		die "bpftool build failed (log: ${tools#"$TOP"/}/bpftool.log)"
 	fi
 	gzip -9n "$root"/usr/share/man/man8/*.8
+	# the JSON Schemas of link show's and link attach's -j output (ours)
+	install -d "$root/usr/share/doc/bpftool-tracing-multi/schema"
+	install -m 0644 "$TOP"/docs/schema/*.schema.json "$root/usr/share/doc/bpftool-tracing-multi/schema/"
 	"$strip" --remove-section=.comment --remove-section=.note "$root/usr/sbin/bpftool"
 	# The bootstrap bpftool, of the same sources, runs on the build host.
 	bv=$("$tools/bpftool/bootstrap/bpftool" version | sed -n 's/^bpftool v//p')

@@ -15,6 +15,8 @@ packages=(
 	clang-19 llvm-19 pkg-config libcap-dev libzstd-dev zlib1g-dev python3-docutils
 	# guest and tests
 	qemu-system-x86 bats jq man-db bash-completion shellcheck
+	# the tests: bpftool -j output against docs/schema
+	python3-jsonschema
 	# make bench: the plot
 	gnuplot-nox
 	# make lint: checkpatch's SPDX check of new files

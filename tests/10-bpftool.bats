@@ -4,7 +4,7 @@
 load helpers
 
 @test "bpftool is the one built from the patched tree" {
-	[ "$(command -v bpftool)" = "$BUILD/install/bin/bpftool" ]
+	[ "$(type -P bpftool)" = "$BUILD/install/bin/bpftool" ]
 	run bpftool version
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} =~ ^bpftool\ v7\.[0-9]+\.[0-9]+$ ]]

@@ -104,6 +104,7 @@ setup_file() {
 teardown() {
 	if [[ -n ${restrict:-} ]]; then echo "$restrict" >/proc/sys/kernel/kptr_restrict; fi
 	rm -f "$(pin_dir)/link"
+	json_check
 }
 
 teardown_file() {

@@ -17,7 +17,9 @@ setup() {
 }
 
 teardown() {
+	unpin "$link"
 	rm -f "$link"
+	json_check
 }
 
 teardown_file() {
@@ -39,7 +41,7 @@ want_funcs() {
 		cookie: (.[2] | tonumber)}' | jq -s .)
 	# addresses above 2^53 lose digits in jq: compare them as text
 	addrs=$(want_funcs | while read -r _ addr _; do printf '"addr":%u\n' "0x$addr"; done)
-	run bpftool -j link show pinned "$link"
+	run -0 bpftool -j link show pinned "$link"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	jq -e --argjson obj "$(vmlinux_btf_obj_id)" '.type == "tracing_multi" and
@@ -72,7 +74,7 @@ want_funcs() {
 
 @test "link show (plain): attach_type, btf_obj_id and count line, then upstream's table" {
 	local lines_want
-	run bpftool link show pinned "$link"
+	run -0 bpftool link show pinned "$link"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} =~ ^[0-9]+:\ tracing_multi\ \ prog\ [0-9]+\ \ $ ]]
@@ -87,9 +89,9 @@ want_funcs() {
 	local restrict json cookies
 	restrict=$(cat /proc/sys/kernel/kptr_restrict)
 	echo 2 >/proc/sys/kernel/kptr_restrict
-	run bpftool -j link show pinned "$link"
+	run -0 bpftool -j link show pinned "$link"
 	json=$output
-	run bpftool link show pinned "$link"
+	run -0 bpftool link show pinned "$link"
 	echo "$restrict" >/proc/sys/kernel/kptr_restrict
 	echo "$json"
 	echo "$output"
@@ -111,15 +113,16 @@ want_funcs() {
 	jq -e --argjson obj "$(vmlinux_btf_obj_id)" '.func_cnt == 0 and .funcs == [] and
 		.attach_type == "trace_fentry_multi" and .btf_obj_id == $obj' <<<"$output"
 	# plain: upstream prints nothing more for a link without functions
-	run bpftool link show id "$id"
+	run -0 bpftool link show id "$id"
 	[ "${#lines[@]}" -eq 1 ]
+	[[ ${lines[0]} == "$id: tracing_multi  prog "* ]]
 }
 
 @test "unpinning the last reference removes the link" {
 	local id
 	id=$(pinned_id link "$link")
 	rm "$link"
-	run bpftool link show id "$id"
-	[ "$status" -ne 0 ]
+	# released by a work item, a moment later
+	eventually link_gone "$id"
 	run ! grep -q '^bpf_fentry_test1 ' /sys/kernel/tracing/enabled_functions
 }

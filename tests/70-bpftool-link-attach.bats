@@ -30,7 +30,7 @@ bats_require_minimum_version 1.5.0
 	[ "${entry_hits[2]}" -eq $((h2 + 1)) ]
 	[ "${entry_arg0[1]}" -eq 1 ]   # bpf_fentry_test1(1)
 	[ "${entry_arg0[2]}" -eq 2 ]   # bpf_fentry_test2(2, 3)
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	echo "$output"
 	jq -e '.type == "tracing_multi" and .attach_type == "trace_fentry_multi" and .func_cnt == 2' <<<"$output"
 	jq -e '[.funcs[] | {func: .func, cookie: .cookie}] | sort_by(.func) == [
@@ -52,33 +52,37 @@ bats_require_minimum_version 1.5.0
 	[ "${session_exits[3]}" -eq $((x3 + 1)) ]
 	[ "${session_entries[4]}" -eq $((e4 + 1)) ]
 	[ "${session_exits[4]}" -eq $((x4 + 1)) ]
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	echo "$output"
 	jq -e '.type == "tracing_multi" and .attach_type == "trace_fsession_multi" and .func_cnt == 2' <<<"$output"
-	run bpftool link show pinned "$dir/link"
+	run -0 bpftool link show pinned "$dir/link"
 	echo "$output"
 	[[ ${lines[1]} == $'\t'"attach_type trace_fsession_multi  btf_obj_id $(vmlinux_btf_obj_id)  count 2  "* ]]
 }
 
-@test "pattern GLOB with -j: the link as link show names it (id, type, prog_id, attach_type, func_cnt, pinned) and what it skipped" {
-	local h0
+@test "pattern GLOB with -j: the link exactly as bpftool -f -j link show prints it, and what it skipped" {
+	local h0 attach
 	snap
 	h0=${entry_hits[0]}
-	run bpftool -j link attach tracing_multi name tm_entry "$dir/link" pattern 'bpf_fentry_test?'
+	run -0 bpftool -j link attach tracing_multi name tm_entry "$dir/link" pattern 'bpf_fentry_test?'
 	echo "$output"
-	[ "$status" -eq 0 ]
+	attach=$output
 	jq -e --arg p "$dir/link" --argjson id "$(pinned_id link "$dir/link")" \
-		--argjson prog "$(pinned_id prog "$progdir/tm_entry")" \
-		'. == {"id": $id, "type": "tracing_multi", "prog_id": $prog, "attach_type": "trace_fentry_multi",
-		       "func_cnt": 9, "pinned": [$p], "skipped": []}' <<<"$output"
-	# the same fields as bpftool -f link show prints for the link
-	run bpftool -j -f link show pinned "$dir/link"
-	jq -e --arg p "$dir/link" '.type == "tracing_multi" and .func_cnt == 9 and .pinned == [$p]' <<<"$output"
+		--argjson prog "$(pinned_id prog "$progdir/tm_entry")" --argjson obj "$(vmlinux_btf_obj_id)" \
+		'keys_unsorted == ["id", "type", "prog_id", "attach_type", "func_cnt", "btf_obj_id", "funcs",
+			"pinned", "skipped"] and
+		 .id == $id and .type == "tracing_multi" and .prog_id == $prog and
+		 .attach_type == "trace_fentry_multi" and .func_cnt == 9 and .btf_obj_id == $obj and
+		 .pinned == [$p] and .skipped == [] and (.funcs | length) == 9' <<<"$output"
+	# the same document, text for text, as bpftool -f -j link show prints
+	# for the link, with skipped after it
+	run -0 bpftool -j -f link show pinned "$dir/link"
+	[ "${attach%',"skipped":[]}'}" = "${output%'}'}" ]
 	run prog_run "$progdir/tm_entry"
 	# bpf_fentry_test1..9, cookie 0; not bpf_fentry_test10
 	snap
 	[ "${entry_hits[0]}" -eq $((h0 + 9)) ]
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	jq -e '[.funcs[].func] | sort == ["bpf_fentry_test1", "bpf_fentry_test2", "bpf_fentry_test3",
 		"bpf_fentry_test4", "bpf_fentry_test5", "bpf_fentry_test6", "bpf_fentry_test7",
 		"bpf_fentry_test8", "bpf_fentry_test9"]' <<<"$output"
@@ -95,7 +99,7 @@ bats_require_minimum_version 1.5.0
 	snap
 	[ "${entry_hits[3]}" -eq $((h3 + 1)) ]
 	[ "${entry_arg0[3]}" -eq 4 ]   # bpf_fentry_test3(4, 5, 6)
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	jq -e --argjson id "$id" '[.funcs[] | {id: .id, func: .func, module: .module, cookie: .cookie}] ==
 		[{"id": $id, "func": "bpf_fentry_test3", "module": null, "cookie": 3}]' <<<"$output"
 }
@@ -119,7 +123,7 @@ bats_require_minimum_version 1.5.0
 	[ "${entry_hits[7]}" -eq "$h7" ]
 	[ "${exit_hits[7]}" -eq $((e7 + 1)) ]
 	[ "${exit_ret[7]}" -eq 0 ]     # bpf_fentry_test7 returns 0
-	run bpftool -j link show pinned "$dir/link2"
+	run -0 bpftool -j link show pinned "$dir/link2"
 	jq -e '.attach_type == "trace_fexit_multi" and .funcs[0].func == "bpf_fentry_test7" and .funcs[0].cookie == 7' <<<"$output"
 }
 
@@ -132,7 +136,7 @@ bats_require_minimum_version 1.5.0
 	snap
 	[ "${exit_hits[1]}" -eq $((e1 + 1)) ]
 	[ "${exit_ret[1]}" -eq 2 ]     # bpf_fentry_test1(1) returns 2
-	run bpftool link show pinned "$dir/link"
+	run -0 bpftool link show pinned "$dir/link"
 	[[ ${lines[1]} =~ ^[[:space:]]attach_type\ trace_fexit_multi\ \ btf_obj_id\ [0-9]+\ \ count\ 1\ \ $ ]]
 }
 
@@ -140,13 +144,13 @@ bats_require_minimum_version 1.5.0
 	local id
 	bpftool link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test9 cookie 18446744073709551615 \
 		func bpf_fentry_test10 cookie 0xffffffffffffffff
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	jq -e '[.funcs[].cookie] == [18446744073709551615, 18446744073709551615]' <<<"$output"
-	run bpftool link show pinned "$dir/link"
+	run -0 bpftool link show pinned "$dir/link"
 	grep -Eq $'^\t[0-9]+ +[0-9a-f]{16} 18446744073709551615 bpf_fentry_test9$' <<<"$output"
 	id=$(pinned_id link "$dir/link")
 	bpftool link detach id "$id"
-	run bpftool -j link show id "$id"
+	run -0 bpftool -j link show id "$id"
 	jq -e '.func_cnt == 0' <<<"$output"
 }
 
@@ -155,21 +159,22 @@ bats_require_minimum_version 1.5.0
 	testmod_load
 	bpftool prog loadall "$PROGS/link_attach_mod.bpf.o" "$dir/mod" pinmaps "$dir/mod/maps"
 	# a module pattern, in a dry run: the module's functions it matches
-	run bpftool -j link attach tracing_multi name tm_mod "$dir/err" pattern 'bpf_testmod:bpf_testmod_fentry_test?' dryrun
+	run -0 bpftool -j link attach tracing_multi name tm_mod "$dir/err" pattern 'bpf_testmod:bpf_testmod_fentry_test?' dryrun
 	echo "$output"
-	jq -e '.btf == "bpf_testmod" and ([.funcs[].func] | contains(["bpf_testmod_fentry_test1",
+	jq -e --argjson obj "$(bpftool -j btf show | jq -e '.[] | select(.name == "bpf_testmod") | .id')" \
+		'.btf_obj_id == $obj and all(.funcs[].module; . == "bpf_testmod") and ([.funcs[].func] | contains(["bpf_testmod_fentry_test1",
 		"bpf_testmod_fentry_test2", "bpf_testmod_fentry_test3"])) and
 		all(.funcs[].func; test("^bpf_testmod_fentry_test.$"))' <<<"$output"
 	[ ! -e "$dir/err" ]
 	bpftool link attach tracing_multi name tm_mod "$dir/link" func bpf_testmod:bpf_testmod_fentry_test1 \
 		func bpf_testmod:bpf_testmod_fentry_test2 func bpf_testmod:bpf_testmod_fentry_test3 cookie 3
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	echo "$output"
 	jq -e '[.funcs[] | {func: .func, module: .module, cookie: .cookie}] | sort_by(.func) == [
 		{"func": "bpf_testmod_fentry_test1", "module": "bpf_testmod", "cookie": 0},
 		{"func": "bpf_testmod_fentry_test2", "module": "bpf_testmod", "cookie": 0},
 		{"func": "bpf_testmod_fentry_test3", "module": "bpf_testmod", "cookie": 3}]' <<<"$output"
-	run bpftool link show pinned "$dir/link"
+	run -0 bpftool link show pinned "$dir/link"
 	grep -Eq $'^\t[0-9]+ +[0-9a-f]{16} 3 +bpf_testmod_fentry_test3 \\[bpf_testmod\\]$' <<<"$output"
 	# a read of /sys/kernel/bpf_testmod calls them with 1, 2 and 4 first
 	head -c 1 /sys/kernel/bpf_testmod >/dev/null 2>&1 || true
@@ -190,11 +195,11 @@ bats_require_minimum_version 1.5.0
 
 @test "prog loadall autoattach: fentry.multi and fexit.multi sections attach, links pinned" {
 	bpftool prog loadall "$PROGS/link_attach_auto.bpf.o" "$dir/auto" autoattach pinmaps "$dir/auto/maps"
-	run bpftool -j link show pinned "$dir/auto/auto_entry"
+	run -0 bpftool -j link show pinned "$dir/auto/auto_entry"
 	echo "$output"
 	jq -e '.type == "tracing_multi" and .attach_type == "trace_fentry_multi" and
 		([.funcs[].func] | sort) == ["bpf_fentry_test1", "bpf_fentry_test10"]' <<<"$output"
-	run bpftool -j link show pinned "$dir/auto/auto_exit"
+	run -0 bpftool -j link show pinned "$dir/auto/auto_exit"
 	jq -e '.attach_type == "trace_fexit_multi" and [.funcs[].func] == ["bpf_fentry_test2"]' <<<"$output"
 	prog_run "$dir/auto/auto_entry"
 	[ "$(bss_var "$(pinned_map "$dir/auto/maps" bss)" entry_hits)" -eq 2 ]
@@ -203,7 +208,7 @@ bats_require_minimum_version 1.5.0
 
 @test "feature probe -j reports the tracing_multi link (and its absence)" {
 	# (the plain line: 10-bpftool.bats, which runs that probe already)
-	run bpftool -j feature probe kernel
+	run -0 bpftool -j feature probe kernel
 	jq -e '.misc.have_tracing_multi_link == true' <<<"$output"
 	run env LD_PRELOAD="$PROGS/lib/fake_kernel.so" FAKE_KERNEL=no_tracing_multi \
 		bpftool -j feature probe kernel
@@ -213,7 +218,7 @@ bats_require_minimum_version 1.5.0
 @test "numbers as the man page says: cookies decimal (leading zeros too) or 0x hex, never octal" {
 	bpftool link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1 cookie 010 \
 		func bpf_fentry_test2 cookie 0x10 func bpf_fentry_test3 cookie 0X1f
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	jq -e '[.funcs[] | {func, cookie}] | sort_by(.func) == [
 		{"func": "bpf_fentry_test1", "cookie": 10}, {"func": "bpf_fentry_test2", "cookie": 16},
 		{"func": "bpf_fentry_test3", "cookie": 31}]' <<<"$output"
@@ -225,42 +230,45 @@ bats_require_minimum_version 1.5.0
 	# attached by libbpf
 	bpftool prog loadall "$PROGS/link_attach_auto.bpf.o" "$dir/auto" autoattach pinmaps "$dir/auto/maps"
 	want=$(bpftool -j link show pinned "$dir/auto/auto_entry" | jq -c '[.funcs[].func] | sort')
-	run bpftool -j link attach tracing_multi name tm_entry "$dir/err" pattern 'bpf_fentry_test1*' dryrun
+	run -0 bpftool -j link attach tracing_multi name tm_entry "$dir/err" pattern 'bpf_fentry_test1*' dryrun
 	jq -e --argjson w "$want" '[.funcs[].func] | sort == $w' <<<"$output"
-	run bpftool -j link attach tracing_multi name tm_entry "$dir/err" pattern 'vmlinux:bpf_fentry_test?' dryrun
+	run -0 bpftool -j link attach tracing_multi name tm_entry "$dir/err" pattern 'vmlinux:bpf_fentry_test?' dryrun
 	jq -e '[.funcs[].func] | length == 9' <<<"$output"
 	# brackets are no class for libbpf, so none for bpftool either
 	refused "pattern 'bpf_fentry_test[12]' matches no function of vmlinux BTF" \
 		link attach tracing_multi name tm_entry "$dir/err" pattern 'bpf_fentry_test[12]'
 	bpftool link attach tracing_multi name tm_entry "$dir/link" func vmlinux:bpf_fentry_test5
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	jq -e '[.funcs[].func] == ["bpf_fentry_test5"]' <<<"$output"
 }
 
 @test "dryrun: what would be attached and what is left out, plain and JSON; nothing attached or pinned" {
 	local before
 	before=$(traced_funcs)
-	run bpftool -j link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1 cookie 7 \
+	run -0 bpftool -j link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1 cookie 7 \
 		pattern "$KREFUSED_GLOB" pattern 'migrate_*able' dryrun
 	echo "$output"
 	[ "$status" -eq 0 ]
-	jq -e --arg p "$dir/link" --argjson prog "$(pinned_id prog "$progdir/tm_entry")" \
+	jq -e --argjson obj "$(vmlinux_btf_obj_id)" --argjson prog "$(pinned_id prog "$progdir/tm_entry")" \
 		--argjson t1 "$(btf_id bpf_fentry_test1)" --arg k1 "${KREFUSED[0]}" --arg k2 "${KREFUSED[1]}" \
 		--arg kerr "$KREFUSED_ERR" '
-		del(.skipped) == {"type": "tracing_multi", "prog_id": $prog, "attach_type": "trace_fentry_multi",
-			"func_cnt": 1, "pinned": [$p], "dryrun": true, "btf": "vmlinux",
-			"funcs": [{"id": $t1, "func": "bpf_fentry_test1", "cookie": 7}]} and
+		del(.skipped, .funcs[0].addr) == {"type": "tracing_multi", "prog_id": $prog,
+			"attach_type": "trace_fentry_multi", "func_cnt": 1, "btf_obj_id": $obj,
+			"funcs": [{"id": $t1, "func": "bpf_fentry_test1", "module": null, "cookie": 7}],
+			"dryrun": true} and
 		([.skipped[] | {func, reason, error}] | sort_by(.func)) == ([
 			{"func": $k1, "reason": "refused", "error": $kerr},
 			{"func": $k2, "reason": "refused", "error": $kerr},
 			{"func": "migrate_disable", "reason": "refused", "error": "Invalid argument"},
 			{"func": "migrate_enable", "reason": "refused", "error": "Invalid argument"}] | sort_by(.func))' <<<"$output"
-	run bpftool link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1 cookie 7 \
+	# the address the link would have: the function's ftrace location, exact
+	[[ $output == *'"addr":'"$(printf %u "0x$(ftrace_addr bpf_fentry_test1)")"',"func":"bpf_fentry_test1"'* ]]
+	run -0 bpftool link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1 cookie 7 \
 		pattern "$KREFUSED_GLOB" pattern 'migrate_*able' dryrun
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "dryrun: prog $(pinned_id prog "$progdir/tm_entry")  attach_type trace_fentry_multi  func_cnt 1" ]
-	[ "${lines[1]}" = $'\t'"pinned $dir/link" ]
+	[ "${lines[1]}" = $'\t'"would pin $dir/link" ]
 	[[ ${lines[3]} =~ ^$'\t'[0-9]+\ +7\ +bpf_fentry_test1$ ]]
 	[ "${lines[4]}" = $'\tskipped 4' ]
 	grep -Eq "^"$'\t'"[0-9]+ +${KREFUSED[0]} +refused " <<<"$output"
@@ -276,7 +284,7 @@ bats_require_minimum_version 1.5.0
 	before=$(traced_funcs)
 	bpftool link attach tracing_multi name tm_entry "$mnt/a/link" func bpf_fentry_test6
 	[ "$(stat -f -c %T "$mnt/a")" = bpf_fs ]
-	run bpftool -j link show pinned "$mnt/a/link"
+	run -0 bpftool -j link show pinned "$mnt/a/link"
 	jq -e '[.funcs[].func] == ["bpf_fentry_test6"]' <<<"$output"
 	rm "$mnt/a/link"
 	umount "$mnt/a"

@@ -34,12 +34,48 @@ bats_require_minimum_version 1.5.0
 	jq -e --argjson id "$id" '.id == $id and [.funcs[].func] == ["bpf_fentry_test1"]' <<<"$output"
 }
 
-# 33 refused commands, each run plain and with -j: 61 s on a fast
+# Each form of PROG (id, tag, name, pinned) failing: bpftool's
+# prog_parse_fd() says nothing when no program has the name or tag.
+@test "a PROG that names no program, or several, or not a program, is said so" {
+	local list="'bpftool prog show' lists the loaded programs" ids map
+	refused "no loaded program has id 999999; $list" \
+		link attach tracing_multi id 999999 "$dir/err" func bpf_fentry_test1
+	refused "can't parse 'x1' as a program id: want a number; $list" \
+		link attach tracing_multi id x1 "$dir/err" func bpf_fentry_test1
+	refused "no loaded program has name 'syscount': load it first (bpftool prog load, or its loader), or check the name; $list" \
+		link attach tracing_multi name syscount "$dir/err" func vfs_read
+	refused "no loaded program has tag '0000000000000000': load it first (bpftool prog load, or its loader), or check the tag; $list" \
+		link attach tracing_multi tag 0000000000000000 "$dir/err" func vfs_read
+	refused "can't parse '00112233' as a program tag: want 16 hex digits; $list" \
+		link attach tracing_multi tag 00112233 "$dir/err" func vfs_read
+	refused "'$(printf 'n%.0s' {1..128})' is too long for a program name (at most 127 characters)" \
+		link attach tracing_multi name "$(printf 'n%.0s' {1..128})" "$dir/err" func vfs_read
+	refused "expected PROG as id ID, tag TAG, name NAME or pinned FILE, got 'prog'" \
+		link attach tracing_multi prog tm_entry "$dir/err" func vfs_read
+	refused "nothing is pinned at '$dir/nosuch': a pinned program's path in bpffs (/sys/fs/bpf) is wanted" \
+		link attach tracing_multi pinned "$dir/nosuch" "$dir/err" func vfs_read
+	refused "'/etc/hostname' is not in a bpf file system: a pinned program's path in bpffs (/sys/fs/bpf) is wanted" \
+		link attach tracing_multi pinned /etc/hostname "$dir/err" func vfs_read
+	map=$(find "$dir/maps" -mindepth 1 -maxdepth 1 | head -n 1)
+	refused "'$map' is a pinned map, not a program" \
+		link attach tracing_multi pinned "$map" "$dir/err" func vfs_read
+	run -0 bpftool link attach tracing_multi name tm_entry "$dir/link" func bpf_fentry_test1
+	refused "'$dir/link' is a pinned link, not a program" \
+		link attach tracing_multi pinned "$dir/link" "$dir/err" func vfs_read
+	# the same object loaded twice: every name is had by two programs
+	bpftool prog loadall "$PROGS/link_attach.bpf.o" "$dir/progs2"
+	ids="$(pinned_id prog "$progdir/tm_entry"), $(pinned_id prog "$dir/progs2/tm_entry")"
+	refused "2 loaded programs have name 'tm_entry' (ids $ids): give one by id" \
+		link attach tracing_multi name tm_entry "$dir/err" func vfs_read
+	refused "2 loaded programs have tag '$(bpftool -j prog show pinned "$progdir/tm_entry" | jq -r .tag)' (ids $ids): give one by id" \
+		link attach tracing_multi tag "$(bpftool -j prog show pinned "$progdir/tm_entry" | jq -r .tag)" "$dir/err" func vfs_read
+	rm -r "$dir/progs2"
+}
+
+# 32 refused commands, each run plain and with -j: 61 s on a fast
 # machine.
 # bats test_tags=timeout:1200
 @test "errors in the command: program, targets, cookies, pin path" {
-	refused "get by id (999999): No such file or directory" \
-		link attach tracing_multi id 999999 "$dir/err" func bpf_fentry_test1
 	refused "program 'not_tracing' (id $(pinned_id prog "$progdir/not_tracing")) has type 'kprobe'; tracing_multi needs a 'tracing' program with attach type trace_fentry_multi, trace_fexit_multi or trace_fsession_multi" \
 		link attach tracing_multi name not_tracing "$dir/err" func bpf_fentry_test1
 	refused "program 'single_fentry' (id $(pinned_id prog "$progdir/single_fentry")) is a tracing program for the single function 'bpf_fentry_test1' (fentry, fexit, fsession, fmod_ret, ...); tracing_multi needs a 'tracing' program with attach type trace_fentry_multi, trace_fexit_multi or trace_fsession_multi" \
@@ -97,8 +133,24 @@ bats_require_minimum_version 1.5.0
 	refused "can't pin BPF object: path '$dir/link' already exists" \
 		link attach tracing_multi name tm_exit "$dir/link" func bpf_fentry_test2 dryrun
 	# the link already pinned there is untouched
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	jq -e '.attach_type == "trace_fentry_multi" and [.funcs[].func] == ["bpf_fentry_test1"]' <<<"$output"
+}
+
+@test "patterns with nothing attachable, a prototype, a BTF id past the last: each said exactly" {
+	local last
+	# bpftool sees it: set_debug_rodata (__init) has no ftrace location
+	refused "the patterns match 1 functions of vmlinux, none of them attachable ('set_debug_rodata': no_ftrace_location): add dryrun to the command to list them with the reasons" \
+		link attach tracing_multi name tm_entry "$dir/err" pattern 'set_debug_rodat?'
+	# only the kernel sees it: both functions the glob matches are refused
+	refused "the kernel refuses every function the patterns match" \
+		link attach tracing_multi name tm_entry "$dir/err" pattern "$KREFUSED_GLOB"
+	# variadic: no BPF trampoline takes it (12 arguments: MAX_BPF_FUNC_ARGS)
+	refused "function '_printk' has a prototype a BPF trampoline can't handle (more than 12 arguments, a variadic one, one larger than 16 bytes, or a struct returned by value)" \
+		link attach tracing_multi name tm_entry "$dir/err" func _printk
+	last=$(bpftool btf dump file /sys/kernel/btf/vmlinux | sed -n 's/^\[\([0-9]*\)\].*/\1/p' | tail -n 1)
+	refused "BTF id $((last + 1)) is not a type of vmlinux BTF (ids 1 to $last)" \
+		link attach tracing_multi name tm_entry "$dir/err" btf_id $((last + 1))
 }
 
 @test "functions the kernel refuses are named, with the reason, and nothing stays attached" {
@@ -133,7 +185,7 @@ bats_require_minimum_version 1.5.0
 		link attach tracing_multi name tm_entry "$dir/err" func vfs_read cookie 40 \
 		func vfs_write cookie 40 func "${KREFUSED[0]}" cookie 40
 	# and a dry run of the same set
-	run bpftool link attach tracing_multi name tm_entry "$dir/err" func vfs_read cookie 40 \
+	run -0 bpftool link attach tracing_multi name tm_entry "$dir/err" func vfs_read cookie 40 \
 		func vfs_write cookie 40 pattern "$KREFUSED_GLOB" dryrun
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -176,9 +228,9 @@ bats_require_minimum_version 1.5.0
 	[ "$status" -eq 0 ]
 	grep -qxF "skipping function '${KREFUSED[0]}' matched by a pattern: the kernel refuses it ($KREFUSED_ERR)" <<<"$stderr"
 	grep -qxF "skipping function '${KREFUSED[1]}' matched by a pattern: the kernel refuses it ($KREFUSED_ERR)" <<<"$stderr"
-	run bpftool -j link show pinned "$dir/link1"
+	run -0 bpftool -j link show pinned "$dir/link1"
 	jq -e '[.funcs[].func] == ["bpf_fentry_test1"]' <<<"$output"
-	run bpftool -j link attach tracing_multi name tm_exit "$dir/link2" pattern "$KREFUSED_GLOB" \
+	run -0 bpftool -j link attach tracing_multi name tm_exit "$dir/link2" pattern "$KREFUSED_GLOB" \
 		func bpf_fentry_test1
 	echo "$output"
 	jq -e --arg k1 "${KREFUSED[0]}" --arg k2 "${KREFUSED[1]}" \

@@ -54,7 +54,7 @@ bats_require_minimum_version 1.5.0
 	[ "${exit_ret[2]}" -eq 5 ]     # bpf_fentry_test2(2, 3)
 	[ "${exit_ret[3]}" -eq 15 ]    # bpf_fentry_test3(4, 5, 6)
 	((exit_hits[0] > h[0]))        # fscaps_show (and others)
-	rm "$dir/link"
+	unpin "$dir/link"
 	[ "$(traced_funcs)" -eq "$before" ]
 }
 
@@ -81,7 +81,7 @@ bats_require_minimum_version 1.5.0
 	[ "$status" -eq 0 ]
 	n=$(jq .func_cnt <<<"$output")
 	[ "$n" -eq "$want" ]
-	run bpftool -j link show pinned "$dir/link"
+	run -0 bpftool -j link show pinned "$dir/link"
 	jq -e --argjson n "$want" '.func_cnt == $n' <<<"$output"
 	# The release of that many trampolines goes on after the unpin (a
 	# minute and more in the arm64 guest), holding their locks: wait for

@@ -17,6 +17,7 @@ load link_attach
 
 teardown() {
 	local ev=/sys/kernel/tracing
+	unpin "$dir"/link* "$dir/holder"
 	rm -rf "$dir"/link* "$dir/holder"
 	lp_unload
 	klp_unload
@@ -24,6 +25,7 @@ teardown() {
 		echo 0 >"$ev/events/kprobes/tm_gen/enable"
 		echo '-:tm_gen' >>"$ev/kprobe_events"
 	fi
+	json_check
 }
 
 # Wait for the live patch's transition to end; a disabled patch's sysfs
@@ -104,7 +106,7 @@ attach_both() {
 	call_cmdline patched
 	lp_unload
 	call_cmdline unpatched
-	rm "$dir"/link_*
+	unpin "$dir"/link_*
 	run grep -c '^cmdline_proc_show ' /sys/kernel/tracing/enabled_functions
 	[ "$output" -eq 0 ]
 }
@@ -173,7 +175,7 @@ klp_unload() {
 	for f in "${KLP_FUNCS[@]}"; do
 		args+=(func "${f}_proc_show" cookie 4)
 	done
-	run bpftool link attach tracing_multi name tm_exit "$dir/link_klp" pattern 'pci_*' "${args[@]}"
+	run -0 bpftool link attach tracing_multi name tm_exit "$dir/link_klp" pattern 'pci_*' "${args[@]}"
 	echo "0" >"$ev/events/kprobes/tm_gen/enable"
 	hits=$(awk '$1 == "tm_gen" { print $2 }' "$ev/kprobe_profile")
 	echo '-:tm_gen' >>"$ev/kprobe_events"

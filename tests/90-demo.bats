@@ -12,8 +12,19 @@ bats_require_minimum_version 1.5.0
 	run "$TOP/examples/demo"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	# the attach's JSON: one link on every traceable ${SYS}* function
-	grep -Eq '^\{"id":[0-9]+,"type":"tracing_multi","prog_id":[0-9]+,"attach_type":"trace_fentry_multi","func_cnt":[0-9]{3},"pinned":\["/sys/fs/bpf/syscount/link"\],"skipped":\[\]\}$' <<<"$output"
+	# the attach's JSON, indented, its first function shown: one link on
+	# every traceable ${SYS}* function
+	grep -Fxq '  "type": "tracing_multi",' <<<"$output"
+	grep -Eq '^  "func_cnt": [0-9]{3},$' <<<"$output"
+	grep -Fxq '  "skipped": []' <<<"$output"
+	# every address shown (the attach's and link show's), exact: the
+	# function's ftrace location, not a double's rounding of it
+	addrs=$(awk '/"addr":/ { a = $2; sub(",", "", a) }
+		/"func":/ { f = $2; gsub(/[",]/, "", f); if (a != "") print a, f; a = "" }' <<<"$output")
+	[ "$(wc -l <<<"$addrs")" -eq 3 ]
+	while read -r addr func; do
+		[ "$addr" = "$(printf %u "0x$(ftrace_addr "$func")")" ]
+	done <<<"$addrs"
 	# the table: a header and ten rows, busiest first, read(2) among them
 	table=$(sed -n '/^## the ten busiest system calls$/,/^$/p' <<<"$output")
 	[ "$(sed -n 2p <<<"$table")" == "$(printf '%-28s %10s' syscall calls)" ]

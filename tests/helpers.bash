@@ -97,6 +97,43 @@ bats_kill_childprocesses_of() {
 	((${#doomed[@]} == 0)) || kill -KILL "${doomed[@]}" 2>/dev/null || true
 }
 
+# bpftool ARGS...: bpftool itself, and for a `link` command with -j or -p,
+# its output saved for json_check (the output is printed as it is, the
+# exit status kept).
+bpftool() {
+	local a json=false out rc=0 f
+	for a; do
+		case $a in -j | -p | --json | --pretty | -[a-z]*[jp]*) json=true ;; esac
+	done
+	if ! $json || [[ " $* " != *" link "* ]]; then
+		command bpftool "$@"
+		return
+	fi
+	out=$(command bpftool "$@") || rc=$?
+	[[ -z $out ]] || printf '%s\n' "$out"
+	f=${BATS_TEST_TMPDIR:-${BATS_FILE_TMPDIR:-/tmp}}/bpftool-json
+	mkdir -p "$f"
+	f=$f/${EPOCHREALTIME/./}.$BASHPID
+	printf '%s\n' "$*" >"$f.cmd"
+	printf '%s\n' "$out" >"$f.json"
+	return "$rc"
+}
+
+# json_check: every `bpftool -j link ...` output of this test so far is one
+# JSON document, valid against its schema in docs/schema (tests/json-check,
+# one python3 for them all); a test's teardown calls it.
+json_check() {
+	local d=${BATS_TEST_TMPDIR:-}/bpftool-json
+	[[ -d $d ]] || return 0
+	/usr/bin/python3 "$TOP/tests/json-check" "$d" >&2 || return 1
+	rm -r "$d"
+}
+
+# Unless the file has its own (which calls json_check)
+teardown() {
+	json_check
+}
+
 # eventually CMD...: run CMD until it succeeds, every 0.2 s. What the kernel
 # finishes later (a link released by a work item, a module reference
 # dropped with it) takes longer on a slower or busier machine, so no
@@ -104,6 +141,28 @@ bats_kill_childprocesses_of() {
 # time limit, and bats names this line.
 eventually() {
 	until "$@"; do sleep 0.2; done
+}
+
+# link_gone ID: true when no link has id ID (any more).
+link_gone() {
+	! bpftool link show id "$1" >/dev/null 2>&1
+}
+
+# unpin PATH...: for each link pinned at a PATH, detach it, remove the pin
+# and wait until the link is gone. Removing the pin alone releases the
+# link later, from a work item: a check right after the rm, or the next
+# test's attach of the same program ("already attached"), would race it.
+# A PATH that is not a pinned link is left alone.
+unpin() {
+	local p id
+	for p; do
+		[[ -f $p ]] || continue
+		id=$(bpftool -j link show pinned "$p" 2>/dev/null | jq -e .id) || continue
+		# an fentry link has no BPF_LINK_DETACH (EOPNOTSUPP): it goes at the rm
+		bpftool link detach pinned "$p" 2>/dev/null || true
+		rm "$p"
+		eventually link_gone "$id"
+	done
 }
 
 # A bpffs folder of this test file's own, removed by teardown_file.

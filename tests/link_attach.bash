@@ -17,10 +17,12 @@ setup() {
 }
 
 teardown() {
-	rm -rf "$dir"/link* "$dir/err" "$dir/auto" "$dir/fill" "$dir/mod"
+	unpin "$dir"/link*
+	rm -rf "$dir"/link* "$dir/err" "$dir/auto" "$dir/fill" "$dir/mod" "$dir/progs2"
 	rm -f "$BATS_TEST_TMPDIR"/funcs
 	umount "$BATS_TEST_TMPDIR"/mnt/* 2>/dev/null || true
 	refused_json_check
+	json_check
 }
 
 teardown_file() {
@@ -32,9 +34,15 @@ teardown_file() {
 # indexed by cookie (one bpftool and one jq: every process start costs
 # about a second in the TCG guest).
 entry_hits=() entry_arg0=() exit_hits=() exit_ret=() session_entries=() session_exits=()
+# A failed dump or jq fails the test: the arrays are not left as the last
+# snapshot had them.
 snap() {
-	eval "$(bpftool -j map dump pinned "$bss" | jq -r '.[0].formatted.value[".bss"][] |
-		to_entries[] | "\(.key)=(\(.value | map(tostring) | join(" ")))"')"
+	local dump code
+	dump=$(bpftool -j map dump pinned "$bss") || { echo "snap: map dump failed" >&2; return 1; }
+	code=$(jq -e -r '.[0].formatted.value[".bss"][] |
+		to_entries[] | "\(.key)=(\(.value | map(tostring) | join(" ")))"' <<<"$dump") ||
+		{ echo "snap: no .bss in: $dump" >&2; return 1; }
+	eval "$code"
 }
 
 # How many functions ftrace calls out of (a direct call adds a second,
@@ -43,10 +51,6 @@ traced_funcs() {
 	grep -c '^[^[:space:]]' /sys/kernel/tracing/enabled_functions || true
 }
 
-# link_gone ID: true when no link has id ID (any more).
-link_gone() {
-	! bpftool link show id "$1" >/dev/null 2>&1
-}
 
 # refused MESSAGE ARGS...: `bpftool ARGS` fails with exit status 255
 # (bpftool's -1) and MESSAGE in its error, creates no link and pins nothing
