@@ -162,6 +162,14 @@ tool_debs() {
 	# the JSON Schemas of link show's and link attach's -j output (ours)
 	install -d "$root/usr/share/doc/bpftool-tracing-multi/schema"
 	install -m 0644 "$TOP"/docs/schema/*.schema.json "$root/usr/share/doc/bpftool-tracing-multi/schema/"
+	# links that come back at boot: tracing-multi@NAME.service (ours)
+	install -D -m 0644 "$TOP/packaging/systemd/tracing-multi@.service" \
+		"$root/usr/lib/systemd/system/tracing-multi@.service"
+	install -D -m 0755 "$TOP/packaging/systemd/tracing-multi-link" \
+		"$root/usr/libexec/tracing-multi/tracing-multi-link"
+	install -D -m 0644 "$TOP/packaging/systemd/syscount.conf" \
+		"$root/usr/share/doc/bpftool-tracing-multi/examples/syscount.conf"
+	install -d "$root/etc/tracing-multi"
 	"$strip" --remove-section=.comment --remove-section=.note "$root/usr/sbin/bpftool"
 	# The bootstrap bpftool, of the same sources, runs on the build host.
 	bv=$("$tools/bpftool/bootstrap/bpftool" version | sed -n 's/^bpftool v//p')
