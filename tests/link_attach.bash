@@ -51,7 +51,6 @@ traced_funcs() {
 	grep -c '^[^[:space:]]' /sys/kernel/tracing/enabled_functions || true
 }
 
-
 # refused MESSAGE ARGS...: `bpftool ARGS` fails with exit status 255
 # (bpftool's -1) and MESSAGE in its error, creates no link and pins nothing
 # at $dir/err; with -j, its stdout is one JSON document,
