@@ -14,10 +14,6 @@ setup_file() {
 		pinmaps "$dir/maps" autoattach
 }
 
-teardown_file() {
-	rm -rf "$(pin_dir)"
-}
-
 @test "fentry program is attached through a pinned link" {
 	dir=$(pin_dir)
 	run bpftool -j link show pinned "$dir/links/count_test1"

@@ -11,10 +11,6 @@ setup_file() {
 		pinmaps "$dir/maps" autoattach
 }
 
-teardown_file() {
-	rm -rf "$(pin_dir)"
-}
-
 @test "fmod_ret replaces bpf_modify_return_test's return value and side effect" {
 	dir=$(pin_dir)
 	bss=$(pinned_map "$dir/maps" _bss)

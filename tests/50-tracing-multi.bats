@@ -17,10 +17,6 @@ multi() {
 	if grep '^FAIL' <<<"$output"; then return 1; fi
 }
 
-teardown_file() {
-	rm -rf "$(pin_dir)"
-}
-
 @test "skeleton auto-attach: entry and exit of all ten bpf_fentry_test functions, exact args and returns" {
 	multi skel
 }

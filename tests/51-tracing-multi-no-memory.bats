@@ -10,10 +10,6 @@ setup_file() {
 	link_attach_load "$(pin_dir)"
 }
 
-teardown_file() {
-	rm -rf "$(pin_dir)"
-}
-
 # bats test_tags=timeout:1800
 @test "a big link's detach meeting lasting ENOMEM (close, BPF_LINK_DETACH, SIGKILL) returns within a minute, then nothing is traced" {
 	# Took 70 s on a 2-core TCG guest: three attaches of about 3000

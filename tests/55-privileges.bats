@@ -104,11 +104,6 @@ setup_file() {
 teardown() {
 	if [[ -n ${restrict:-} ]]; then echo "$restrict" >/proc/sys/kernel/kptr_restrict; fi
 	rm -f "$(pin_dir)/link"
-	json_check
-}
-
-teardown_file() {
-	rm -rf "$(pin_dir)"
 }
 
 # kptr_link: kernel.kptr_restrict 1 (the old value in restrict, which

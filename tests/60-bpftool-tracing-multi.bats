@@ -19,11 +19,6 @@ setup() {
 teardown() {
 	unpin "$link"
 	rm -f "$link"
-	json_check
-}
-
-teardown_file() {
-	rm -rf "$(pin_dir)"
 }
 
 # What the link must list (pin_link_want, tests/helpers.bash)
@@ -99,6 +94,29 @@ want_funcs() {
 	jq -e --argjson c "$cookies" 'all(.funcs[]; [keys_unsorted[]] == ["id", "addr", "cookie"]) and
 		[.funcs[].addr] == [0, 0, 0] and [.funcs[].cookie] == $c' <<<"$json"
 	[ "$(grep -Ec $'^\t[0-9]+ +0000000000000000 [789] {15}$' <<<"$output")" -eq 3 ]
+}
+
+@test "link show: the processes holding the link (pids), from kallsyms ahead of its BPF symbols" {
+	local pid id json plain prog
+	pid=$(hold_fd "$link")
+	id=$(pinned_id link "$link")
+	run -0 bpftool -j link show id "$id"
+	json=$output
+	run -0 bpftool link show id "$id"
+	plain=$output
+	run -0 bpftool -j prog show id "$(bpftool -j link show id "$id" | jq .prog_id)"
+	prog=$output
+	kill "$pid"
+	wait "$pid" || true
+	echo "$json"
+	echo "$plain"
+	jq -e --argjson pid "$pid" '.pids == [{"pid": $pid, "comm": "python3"}]' <<<"$json"
+	grep -Fx $'\t'"pids python3($pid)" <<<"$plain"
+	# the program is held by the link, not by an fd of python3's
+	jq -e 'has("pids") | not' <<<"$prog"
+	# bpftool finds bpf_link_fops where pid_iter.bpf.c looks for it: among
+	# the kernel's own symbols, which kallsyms lists before any module's
+	awk '/\[/ { exit 1 } $3 == "bpf_link_fops" { found = 1; exit } END { exit !found }' /proc/kallsyms
 }
 
 @test "link detach id: the link stays, attached to no function" {

@@ -22,11 +22,6 @@ setup() {
 
 teardown() {
 	"$TML" stop svc || true
-	json_check
-}
-
-teardown_file() {
-	rm -rf "$(pin_dir)"
 }
 
 # conf LINES...: the lines of svc.conf

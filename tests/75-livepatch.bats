@@ -25,7 +25,6 @@ teardown() {
 		echo 0 >"$ev/events/kprobes/tm_gen/enable"
 		echo '-:tm_gen' >>"$ev/kprobe_events"
 	fi
-	json_check
 }
 
 # Wait for the live patch's transition to end; a disabled patch's sysfs

@@ -13,10 +13,6 @@ setup_file() {
 	bpftool prog loadall "$PROGS/link_attach.bpf.o" "$(pin_dir)/progs"
 }
 
-teardown_file() {
-	rm -rf "$(pin_dir)"
-}
-
 # complete LINE: what bash completion offers for the last word of LINE (""
 # when LINE ends in a space), one per line, sorted. Words are split as
 # bash does, ':' (in COMP_WORDBREAKS) being a word of its own.

@@ -111,26 +111,30 @@ bpftool() {
 	fi
 	out=$(command bpftool "$@") || rc=$?
 	[[ -z $out ]] || printf '%s\n' "$out"
-	f=${BATS_TEST_TMPDIR:-${BATS_FILE_TMPDIR:-/tmp}}/bpftool-json
+	f=${BATS_FILE_TMPDIR:-/tmp}/bpftool-json/${BATS_TEST_NUMBER:-0}
 	mkdir -p "$f"
+	[[ -e $f/test ]] || printf '%s\n' "${BATS_TEST_DESCRIPTION:-setup_file}" >"$f/test"
 	f=$f/${EPOCHREALTIME/./}.$BASHPID
 	printf '%s\n' "$*" >"$f.cmd"
 	printf '%s\n' "$out" >"$f.json"
 	return "$rc"
 }
 
-# json_check: every `bpftool -j link ...` output of this test so far is one
-# JSON document, valid against its schema in docs/schema (tests/json-check,
-# one python3 for them all); a test's teardown calls it.
+# json_check: every `bpftool -j link ...` output of this test file is one
+# JSON document, valid against its schema in docs/schema (tests/json-check:
+# one python3 for the whole file, failures named by test); teardown_file
+# calls it.
 json_check() {
-	local d=${BATS_TEST_TMPDIR:-}/bpftool-json
+	local d=${BATS_FILE_TMPDIR:-}/bpftool-json
 	[[ -d $d ]] || return 0
 	/usr/bin/python3 "$TOP/tests/json-check" "$d" >&2 || return 1
 	rm -r "$d"
 }
 
-# Unless the file has its own (which calls json_check)
-teardown() {
+# Unless the file has its own (which does the same): the file's bpffs
+# folder removed, its JSON outputs checked.
+teardown_file() {
+	rm -rf "$(pin_dir)"
 	json_check
 }
 
@@ -171,6 +175,33 @@ pin_dir() {
 	d=${d%.bats}
 	mkdir -p "$d"
 	echo "$d"
+}
+
+# hold_fd PATH: start a python3 that opens the BPF object pinned at PATH
+# (BPF_OBJ_GET) and sleeps holding the fd; prints its pid once it holds it.
+# A process of its own, so that bpftool lists it among the object's pids.
+hold_fd() {
+	local out=$BATS_TEST_TMPDIR/hold_fd.$RANDOM
+	/usr/bin/python3 -c '
+import ctypes, os, signal, sys
+nr = {"x86_64": 321, "aarch64": 280}[os.uname().machine]
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+path = ctypes.create_string_buffer(sys.argv[1].encode())
+attr = (ctypes.c_uint64 * 2)(ctypes.addressof(path), 0)  # pathname, bpf_fd, file_flags
+fd = libc.syscall(ctypes.c_long(nr), ctypes.c_long(7), attr, ctypes.c_long(16))  # BPF_OBJ_GET
+if fd < 0:
+    sys.exit("BPF_OBJ_GET " + sys.argv[1] + ": " + os.strerror(ctypes.get_errno()))
+with open(sys.argv[2], "w") as f:
+    print(fd, file=f)
+signal.pause()
+' "$1" "$out" >/dev/null 3>&- &
+	local pid=$!
+	until [[ -s $out ]]; do
+		kill -0 "$pid" 2>/dev/null || { wait "$pid" || true; return 1; }
+		sleep 0.1
+	done
+	echo "$pid"
 }
 
 # The value of a global variable VAR of a .bss map pinned at PATH.

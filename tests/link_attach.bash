@@ -22,11 +22,6 @@ teardown() {
 	rm -f "$BATS_TEST_TMPDIR"/funcs
 	umount "$BATS_TEST_TMPDIR"/mnt/* 2>/dev/null || true
 	refused_json_check
-	json_check
-}
-
-teardown_file() {
-	rm -rf "$(pin_dir)"
 }
 
 # Snapshot of link_attach.bpf.c's .bss: sets the bash arrays entry_hits,

@@ -53,6 +53,7 @@
  * BENCH_BPFTOOL_ONLY=1 only times `bpftool link attach tracing_multi` (the
  * bpftool on PATH) on all candidates: bpftool's own time, for work on it.
  * BENCH_MEMORY_ONLY=1 only measures the kernel memory per attached function.
+ * BENCH_SHOW_ONLY=1 only times `bpftool link show` of both multi links.
  * BENCH_PER_CALL_PLAIN=1 only times plain fentry, fexit and fmod_ret per
  * call, on any kernel (make bench-base, see bench_per_call_plain()).
  * BENCH_VERBOSE=1 also prints each tracing_multi and kprobe_multi attach's
@@ -1539,6 +1540,9 @@ int main(int argc, char **argv)
 	} else if (getenv("BENCH_MEMORY_ONLY")) {
 		/* triage: kernel memory per attached function alone */
 		bench_memory(all, n_all);
+	} else if (getenv("BENCH_SHOW_ONLY")) {
+		/* triage: bpftool link show alone */
+		time_link_show(all, n_all);
 	} else if (getenv("BENCH_PER_CALL")) {
 		if (!strcmp(getenv("BENCH_PER_CALL"), "icount"))
 			unit = "insn";
