@@ -313,11 +313,11 @@ if [[ $arch == amd64 ]]; then
 		"5. its disk: GPT, EFI system partition, root file system" make_disk
 		"6. boot 0 (the kernel file, once): grub-install, update-grub" "boot 0 provision root=UUID=$root_uuid ro console=$tty,115200"
 		"7. boot 1, GRUB: Debian's kernel; apt install ours, grub-reboot" "boot 1 stock"
-		"8. boot 2, GRUB, once: ours; feature probe, demo, bats; the default" "boot 2 once"
+		"8. boot 2, GRUB, once: ours; feature probe, demo, bats; a tracing-multi@ unit; the default" "boot 2 once"
 		"9. make repo: build 2 in the repository" "publish $work/build2"
-		"10. boot 3, GRUB, default: ours; apt upgrade to build 2" "boot 3 default"
-		"11. boot 4: build 2's kernel; Debian's the default again" "boot 4 upgraded"
-		"12. boot 5: Debian's kernel; purge ours, apt install bpftool" "boot 5 rollback"
+		"10. boot 3, GRUB, default: ours, the unit's link back; apt upgrade to build 2" "boot 3 default"
+		"11. boot 4: build 2's kernel, the unit's link back; Debian's the default again" "boot 4 upgraded"
+		"12. boot 5: Debian's kernel, the unit failed visibly; purge ours, apt install bpftool" "boot 5 rollback"
 		"13. boot 6: Debian's kernel and bpftool, nothing of ours" "boot 6 back"
 	)
 	last=6-back
