@@ -94,7 +94,7 @@ step() {
 	fi
 }
 
-include=systemd-sysv,udev,linux-image-$flavour,initramfs-tools,$grub,efibootmgr,bpftool,bats,jq,procps,kmod,wget,gpg,ca-certificates,iproute2
+include=systemd-sysv,udev,linux-image-$flavour,initramfs-tools,$grub,efibootmgr,bpftool,bats,jq,python3,python3-jsonschema,procps,kmod,wget,gpg,ca-certificates,iproute2
 make_rootfs() {
 	rm -rf "$root"
 	if [[ $arch == amd64 ]]; then
@@ -150,7 +150,7 @@ configure() {
 	EOF
 	mkdir -p "$opt/tests" "$opt/examples" "$opt/build"
 	cp "$TOP/tests/deb/check" "$TOP/tests/deb/road" "$TOP/tests/deb/second-stage" \
-		"$TOP/tests/run" "$TOP/tests/helpers.bash" "$opt/tests/"
+		"$TOP/tests/run" "$TOP/tests/helpers.bash" "$TOP/tests/json-check" "$opt/tests/"
 	for t in "${BATS[@]}"; do cp "$TOP/tests/$t" "$opt/tests/"; done
 	cp "$TOP/examples/demo" "$opt/examples/"
 	cp -r "$tests/tests" "$tests/examples" "$opt/build/"
